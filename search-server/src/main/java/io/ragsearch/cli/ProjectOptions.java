@@ -1,0 +1,62 @@
+package io.ragsearch.cli;
+
+import io.ragsearch.config.ConfigException;
+import io.ragsearch.config.ConfigLoader;
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.server.SampleCorpus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Options shared by serve and query: where the configuration and the projects come from. */
+final class ProjectOptions {
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "YAML configuration file (default: $RAGSEARCH_CONFIG when set).")
+    Path config;
+
+    @Option(names = "--project", paramLabel = "NAME=DIR",
+            description = "Serve the Markdown/text files under DIR as project NAME (repeatable).")
+    List<String> projects = new ArrayList<>();
+
+    /** The configuration: file (or $RAGSEARCH_CONFIG), plus --project; the sample corpus when neither names a project. */
+    ServerConfig resolve(Map<String, String> env) throws IOException {
+        Path file = config;
+        if (file == null && env.get("RAGSEARCH_CONFIG") != null && !env.get("RAGSEARCH_CONFIG").isBlank()) {
+            file = Path.of(env.get("RAGSEARCH_CONFIG"));
+        }
+        ServerConfig base = file == null ? new ServerConfig(null, null, null) : ConfigLoader.load(file);
+        List<ServerConfig.ProjectConfig> extra = new ArrayList<>();
+        for (String p : projects) {
+            int eq = p.indexOf('=');
+            if (eq <= 0 || eq == p.length() - 1) {
+                throw new ConfigException("--project takes NAME=DIR, got '" + p + "'");
+            }
+            extra.add(project(p.substring(0, eq), Path.of(p.substring(eq + 1)), ""));
+        }
+        ServerConfig merged = base.withProjects(extra);
+        if (merged.projects().isEmpty()) {
+            Path sample = SampleCorpus.locate();
+            List<ServerConfig.ProjectConfig> samples = new ArrayList<>();
+            for (SampleCorpus.SampleProject s : SampleCorpus.PROJECTS) {
+                samples.add(project(s.name(), sample.resolve(s.directory()), s.description()));
+            }
+            merged = merged.withProjects(samples);
+        }
+        for (ServerConfig.ProjectConfig p : merged.projects()) {
+            if (p.source() != null && p.source().directory() != null && !Files.isDirectory(Path.of(p.source().directory()))) {
+                throw new ConfigException("project '" + p.name() + "': directory " + p.source().directory() + " does not exist");
+            }
+        }
+        return merged.withEnvironment(env);
+    }
+
+    private static ServerConfig.ProjectConfig project(String name, Path dir, String description) {
+        return new ServerConfig.ProjectConfig(name, description, new ServerConfig.Source(dir.toAbsolutePath().normalize().toString()),
+                null, null, null, null);
+    }
+}

@@ -1,0 +1,33 @@
+package io.ragsearch.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The ragsearch command line: serve, query. */
+@Command(name = "ragsearch", mixinStandardHelpOptions = true, version = "ragsearch 0.1.0",
+        description = "Hybrid article search over regulation-style documents, served as MCP tools.",
+        subcommands = {ServeCommand.class, QueryCommand.class, CommandLine.HelpCommand.class})
+public final class RagSearchCli implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new RagSearchCli());
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            // A person reads this: the message, not a stack trace (the log has those).
+            commandLine.getErr().println("ragsearch: " + ex.getMessage());
+            return 1;
+        });
+        return cli;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

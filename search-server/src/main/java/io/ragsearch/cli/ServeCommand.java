@@ -1,0 +1,46 @@
+package io.ragsearch.cli;
+
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.server.SearchServerApp;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Runs the server until interrupted. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Serve the projects as MCP tools (Streamable HTTP at /mcp) with an admin listener for probes. "
+                + "Without --config or --project it serves the packaged sample corpus.")
+final class ServeCommand implements Callable<Integer> {
+
+    @Mixin
+    ProjectOptions projects;
+
+    @Option(names = "--mcp-port", paramLabel = "PORT", description = "MCP port (default 8080; 0 = any free port).")
+    Integer mcpPort;
+
+    @Option(names = "--admin-port", paramLabel = "PORT", description = "Admin port (default 8081; 0 = any free port).")
+    Integer adminPort;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", description = "Address to listen on (default 0.0.0.0).")
+    String bind;
+
+    @Override
+    public Integer call() throws Exception {
+        ServerConfig config = projects.resolve(System.getenv()).withListener(bind, mcpPort, adminPort);
+        SearchServerApp app = SearchServerApp.start(config, System.getenv());
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            app.close();
+            stopped.countDown();
+        }, "shutdown"));
+        String host = config.server().bindAddressOrDefault();
+        // One machine-readable line, for people and for scripts that started us with port 0.
+        System.out.println("ragsearch listening: mcp=http://" + host + ":" + app.mcpPort() + "/mcp admin=http://" + host + ":"
+                + app.adminPort() + " projects=" + String.join(",", app.catalog().all().stream().map(p -> p.name()).toList()));
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+}

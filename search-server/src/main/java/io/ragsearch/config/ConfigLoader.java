@@ -1,0 +1,49 @@
+package io.ragsearch.config;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/** Reads the YAML configuration file; relative source directories resolve against the file's folder. */
+public final class ConfigLoader {
+
+    private static final ObjectMapper YAML = YAMLMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    private ConfigLoader() {
+    }
+
+    public static ServerConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage(), e);
+        }
+        ServerConfig config = parse(text, file.toString());
+        Path base = file.toAbsolutePath().getParent();
+        return new ServerConfig(config.server(), config.models(), config.projects().stream()
+                .map(p -> p.source() == null || p.source().directory() == null ? p
+                        : new ServerConfig.ProjectConfig(p.name(), p.description(),
+                                new ServerConfig.Source(base.resolve(p.source().directory()).normalize().toString()),
+                                p.language(), p.retrieval(), p.gate(), p.includeAddenda()))
+                .toList());
+    }
+
+    public static ServerConfig parse(String yaml, String origin) {
+        if (yaml.isBlank()) {
+            return new ServerConfig(null, null, null);
+        }
+        try {
+            return YAML.readValue(yaml, ServerConfig.class);
+        } catch (JacksonException e) {
+            throw new ConfigException("configuration " + origin + " is not valid: " + e.getOriginalMessage()
+                    + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr() + ")" : ""), e);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package io.ragsearch.config;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The server's configuration file (YAML at RAGSEARCH_CONFIG or --config). Absent fields take
+ * defaults; unknown fields are errors, so a typo never silently falls back to a default.
+ */
+public record ServerConfig(Server server, Models models, List<ProjectConfig> projects) {
+
+    private static final Pattern PROJECT_NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
+
+    public ServerConfig {
+        server = server == null ? Server.defaults() : server;
+        models = models == null ? new Models(null) : models;
+        projects = projects == null ? List.of() : List.copyOf(projects);
+    }
+
+    /** Listener, threading and transport-security settings. */
+    public record Server(String bindAddress, Integer mcpPort, Integer adminPort, Integer toolThreads,
+                         Integer toolQueue, Integer maxInFlightRequests, Integer maxQueryChars,
+                         List<String> allowedHosts, List<String> allowedOrigins) {
+
+        public static Server defaults() {
+            return new Server(null, null, null, null, null, null, null, null, null);
+        }
+
+        public String bindAddressOrDefault() {
+            return bindAddress == null ? "0.0.0.0" : bindAddress;
+        }
+
+        public int mcpPortOrDefault() {
+            return mcpPort == null ? 8080 : mcpPort;
+        }
+
+        public int adminPortOrDefault() {
+            return adminPort == null ? 8081 : adminPort;
+        }
+
+        /** Tool work is CPU-bound: more threads than cores only queue inside the OS instead of here. */
+        public int toolThreadsOrDefault() {
+            return toolThreads == null ? Math.max(2, Runtime.getRuntime().availableProcessors()) : toolThreads;
+        }
+
+        public int toolQueueOrDefault() {
+            return toolQueue == null ? 32 : toolQueue;
+        }
+
+        /** Requests past the tool pool and its queue wait suspended in Jetty, holding no thread. */
+        public int maxInFlightRequestsOrDefault() {
+            return maxInFlightRequests == null ? toolThreadsOrDefault() + toolQueueOrDefault() : maxInFlightRequests;
+        }
+
+        public int maxQueryCharsOrDefault() {
+            return maxQueryChars == null ? 1000 : maxQueryChars;
+        }
+
+        Server withListener(String bind, Integer mcp, Integer admin) {
+            return new Server(bind != null ? bind : bindAddress, mcp != null ? mcp : mcpPort,
+                    admin != null ? admin : adminPort, toolThreads, toolQueue, maxInFlightRequests, maxQueryChars,
+                    allowedHosts, allowedOrigins);
+        }
+    }
+
+    /** Models: the embedding model as a built-in name or a local directory (model.onnx + tokenizer.json). */
+    public record Models(ModelRef embedding) {
+        public ModelRef embeddingOrDefault() {
+            return embedding == null ? new ModelRef("all-minilm-l6-v2", null) : embedding;
+        }
+    }
+
+    public record ModelRef(String builtin, String path) {
+    }
+
+    /** One project: a name agents use, a description they read, and where its documents are. */
+    public record ProjectConfig(String name, String description, Source source, String language,
+                                String retrieval, Gate gate, Boolean includeAddenda) {
+
+        public String languageOrDefault() {
+            return language == null ? "auto" : language;
+        }
+
+        public String retrievalOrDefault() {
+            return retrieval == null ? "auto" : retrieval;
+        }
+
+        public boolean includeAddendaOrDefault() {
+            return includeAddenda != null && includeAddenda;
+        }
+
+        public double thresholdOrDefault() {
+            return gate == null || gate.threshold() == null ? io.ragsearch.search.RelevanceGate.DEFAULT_THRESHOLD : gate.threshold();
+        }
+
+        public String descriptionOrDefault() {
+            return description == null ? "" : description;
+        }
+    }
+
+    public record Source(String directory) {
+    }
+
+    public record Gate(Double threshold) {
+    }
+
+    /** This configuration with environment overrides applied (RAGSEARCH_BIND_ADDRESS, _MCP_PORT, _ADMIN_PORT). */
+    public ServerConfig withEnvironment(Map<String, String> env) {
+        Server s = server.withListener(env.get("RAGSEARCH_BIND_ADDRESS"),
+                intFromEnv(env, "RAGSEARCH_MCP_PORT"), intFromEnv(env, "RAGSEARCH_ADMIN_PORT"));
+        return new ServerConfig(s, models, projects);
+    }
+
+    public ServerConfig withListener(String bind, Integer mcpPort, Integer adminPort) {
+        return new ServerConfig(server.withListener(bind, mcpPort, adminPort), models, projects);
+    }
+
+    public ServerConfig withProjects(List<ProjectConfig> more) {
+        List<ProjectConfig> all = new ArrayList<>(projects);
+        all.addAll(more);
+        return new ServerConfig(server, models, all);
+    }
+
+    private static Integer intFromEnv(Map<String, String> env, String name) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new ConfigException(name + " must be a whole number, got '" + value + "'");
+        }
+    }
+
+    /** Every problem at once, so a person fixes the file in one go. */
+    public void validate() {
+        List<String> problems = new ArrayList<>();
+        checkPort(problems, "server.mcpPort", server.mcpPortOrDefault());
+        checkPort(problems, "server.adminPort", server.adminPortOrDefault());
+        if (server.mcpPortOrDefault() != 0 && server.mcpPortOrDefault() == server.adminPortOrDefault()) {
+            problems.add("server.mcpPort and server.adminPort must differ (both " + server.mcpPortOrDefault() + ")");
+        }
+        checkPositive(problems, "server.toolThreads", server.toolThreadsOrDefault());
+        checkPositive(problems, "server.toolQueue", server.toolQueueOrDefault());
+        checkPositive(problems, "server.maxInFlightRequests", server.maxInFlightRequestsOrDefault());
+        checkPositive(problems, "server.maxQueryChars", server.maxQueryCharsOrDefault());
+        ModelRef embedding = models.embeddingOrDefault();
+        if ((embedding.builtin() == null) == (embedding.path() == null)) {
+            problems.add("models.embedding needs exactly one of builtin or path");
+        }
+        if (projects.isEmpty()) {
+            problems.add("no projects: give at least one under projects (or --project NAME=DIR)");
+        }
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < projects.size(); i++) {
+            ProjectConfig p = projects.get(i);
+            String where = "projects[" + i + "]";
+            if (p.name() == null || !PROJECT_NAME.matcher(p.name()).matches()) {
+                problems.add(where + ".name must be lower-case letters, digits, '.', '_' or '-' (got " + p.name() + ")");
+            } else if (!names.add(p.name())) {
+                problems.add(where + ".name '" + p.name() + "' is used twice");
+            }
+            if (p.source() == null || p.source().directory() == null || p.source().directory().isBlank()) {
+                problems.add(where + ".source.directory is required");
+            }
+            checkChoice(problems, where + ".language", p.languageOrDefault(), List.of("auto", "ko", "korean", "en", "english"));
+            checkChoice(problems, where + ".retrieval", p.retrievalOrDefault(), List.of("auto", "lexical", "vector", "hybrid"));
+            double t = p.thresholdOrDefault();
+            if (t < 0 || t > 1) {
+                problems.add(where + ".gate.threshold must lie in [0, 1] (got " + t + ")");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException("invalid configuration:\n  - " + String.join("\n  - ", problems));
+        }
+    }
+
+    private static void checkPort(List<String> problems, String field, int port) {
+        if (port < 0 || port > 65535) {
+            problems.add(field + " must be 0..65535 (0 = any free port), got " + port);
+        }
+    }
+
+    private static void checkPositive(List<String> problems, String field, int value) {
+        if (value < 1) {
+            problems.add(field + " must be at least 1, got " + value);
+        }
+    }
+
+    private static void checkChoice(List<String> problems, String field, String value, List<String> allowed) {
+        if (!allowed.contains(value.toLowerCase(java.util.Locale.ROOT))) {
+            problems.add(field + " must be one of " + allowed + " (got " + value + ")");
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.ragsearch.corpus;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Loads a project from a directory of Markdown/text files: one file is one document, its id the
+ * path below the directory without extension. A file that cannot be read is reported and left
+ * out; the rest of the project still loads.
+ */
+public final class CorpusLoader {
+
+    private static final List<String> EXTENSIONS = List.of(".md", ".markdown", ".txt");
+
+    private final ArticleSplitter splitter;
+
+    public CorpusLoader(boolean includeAddenda) {
+        this.splitter = new ArticleSplitter(includeAddenda);
+    }
+
+    public LoadedCorpus load(String project, Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            throw new IOException("corpus directory of project '" + project + "' does not exist: " + directory);
+        }
+        List<Document> documents = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (Path file : sourceFiles(directory)) {
+            String id = documentId(directory, file);
+            try {
+                byte[] bytes = Files.readAllBytes(file);
+                Document doc = parse(id, bytes, problems);
+                if (doc.articles().isEmpty()) {
+                    problems.add(id + ": no text, left out");
+                } else {
+                    documents.add(doc);
+                }
+            } catch (CharacterCodingException e) {
+                problems.add(id + ": not UTF-8 text, left out");
+            } catch (IOException e) {
+                problems.add(id + ": cannot be read (" + e.getMessage() + "), left out");
+            }
+        }
+        return new LoadedCorpus(new Corpus(project, documents, versionOf(documents)), problems);
+    }
+
+    /** Parses one document; {@code problems} receives what was wrong but recoverable. */
+    public Document parse(String id, byte[] bytes, List<String> problems) throws CharacterCodingException {
+        String text = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes))
+                .toString()
+                .replace("\r\n", "\n");
+        FrontMatter front = FrontMatter.parse(text);
+        front.problem().ifPresent(p -> problems.add(id + ": " + p));
+        String title = front.title()
+                .or(() -> ArticleSplitter.firstTitleHeading(front.body()))
+                .orElse(id);
+        return new Document(id, title, sha256(bytes), splitter.split(front.body(), title));
+    }
+
+    private static List<Path> sourceFiles(Path directory) throws IOException {
+        try (Stream<Path> walk = Files.walk(directory)) {
+            return walk.filter(Files::isRegularFile)
+                    .filter(p -> EXTENSIONS.stream().anyMatch(p.getFileName().toString().toLowerCase(Locale.ROOT)::endsWith))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    private static String documentId(Path directory, Path file) {
+        String relative = directory.relativize(file).toString().replace('\\', '/');
+        int dot = relative.lastIndexOf('.');
+        return dot > relative.lastIndexOf('/') ? relative.substring(0, dot) : relative;
+    }
+
+    static String versionOf(List<Document> documents) {
+        MessageDigest digest = newDigest();
+        for (Document d : documents) {
+            digest.update(d.id().getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) 0);
+            digest.update(d.sha256().getBytes(StandardCharsets.UTF_8));
+        }
+        return HexFormat.of().formatHex(digest.digest()).substring(0, 16);
+    }
+
+    public static String sha256(byte[] bytes) {
+        return HexFormat.of().formatHex(newDigest().digest(bytes));
+    }
+
+    private static MessageDigest newDigest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    /** A project's corpus and what was wrong with the files it left out or repaired. */
+    public record LoadedCorpus(Corpus corpus, List<String> problems) {
+    }
+}

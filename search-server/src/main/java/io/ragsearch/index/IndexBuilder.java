@@ -1,0 +1,83 @@
+package io.ragsearch.index;
+
+import io.ragsearch.corpus.Article;
+import io.ragsearch.corpus.ArticleLabels;
+import io.ragsearch.corpus.Corpus;
+import io.ragsearch.corpus.Document;
+import io.ragsearch.embed.TextEmbedder;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LogByteSizeMergePolicy;
+import org.apache.lucene.store.ByteBuffersDirectory;
+
+/** Builds a {@link ProjectIndex} from a corpus. Deleted articles are not indexed: they are never evidence. */
+public final class IndexBuilder {
+
+    private IndexBuilder() {
+    }
+
+    /**
+     * @param embedder the embedding model, or null for a lexical-only index
+     * @param storedVectors embeddings already computed for the live articles in corpus order
+     *                      (from the database), or null to compute them here
+     */
+    public static ProjectIndex build(Corpus corpus, Language language, TextEmbedder embedder, float[][] storedVectors)
+            throws IOException {
+        Analyzer analyzer = Analyzers.forLanguage(language);
+        ByteBuffersDirectory directory = new ByteBuffersDirectory();
+        List<IndexedArticle> articles = new ArrayList<>();
+        List<Set<String>> terms = new ArrayList<>();
+        try (IndexWriter writer = new IndexWriter(directory, writerConfig(analyzer))) {
+            for (Document d : corpus.documents()) {
+                for (Article a : d.articles()) {
+                    if (a.deleted()) {
+                        continue;
+                    }
+                    org.apache.lucene.document.Document doc = new org.apache.lucene.document.Document();
+                    doc.add(new TextField(ProjectIndex.FIELD_TITLE, a.title(), Field.Store.NO));
+                    doc.add(new TextField(ProjectIndex.FIELD_BODY, a.body(), Field.Store.NO));
+                    doc.add(new TextField(ProjectIndex.FIELD_DOCUMENT_TITLE, d.title(), Field.Store.NO));
+                    doc.add(new StringField(ProjectIndex.FIELD_LABEL, ArticleLabels.normalize(a.label()), Field.Store.NO));
+                    writer.addDocument(doc);
+                    articles.add(new IndexedArticle(d, a));
+                    terms.add(new HashSet<>(Analyzers.terms(analyzer, ProjectIndex.FIELD_BODY, a.searchableText())));
+                }
+            }
+            writer.forceMerge(1);
+        }
+        DirectoryReader reader = DirectoryReader.open(directory);
+        float[][] vectors = storedVectors;
+        if (vectors == null && embedder != null) {
+            vectors = embedder.embedAll(articles.stream().map(ia -> embeddingText(ia)).toList());
+        }
+        if (vectors != null && vectors.length != articles.size()) {
+            throw new IOException("stored embeddings (" + vectors.length + ") do not match live articles (" + articles.size() + ")");
+        }
+        return new ProjectIndex(language, analyzer, reader, articles, terms, vectors);
+    }
+
+    /**
+     * One segment merged only from adjacent segments: Lucene doc ids then equal the insertion
+     * positions, which the article, term and vector arrays rely on.
+     */
+    private static IndexWriterConfig writerConfig(Analyzer analyzer) {
+        IndexWriterConfig config = new IndexWriterConfig(analyzer);
+        config.setMergePolicy(new LogByteSizeMergePolicy());
+        return config;
+    }
+
+    /** What is embedded for an article: document title for context, then the article. */
+    public static String embeddingText(IndexedArticle ia) {
+        return ia.document().title() + " — " + ia.article().searchableText();
+    }
+}

@@ -1,0 +1,239 @@
+package io.ragsearch.mcp;
+
+import static io.ragsearch.mcp.Schemas.array;
+import static io.ragsearch.mcp.Schemas.bool;
+import static io.ragsearch.mcp.Schemas.closedObject;
+import static io.ragsearch.mcp.Schemas.integer;
+import static io.ragsearch.mcp.Schemas.number;
+import static io.ragsearch.mcp.Schemas.object;
+import static io.ragsearch.mcp.Schemas.props;
+import static io.ragsearch.mcp.Schemas.string;
+
+import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecification;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import io.ragsearch.corpus.Article;
+import io.ragsearch.corpus.Document;
+import io.ragsearch.search.InvalidRequestException;
+import io.ragsearch.search.NotFoundException;
+import io.ragsearch.search.Project;
+import io.ragsearch.search.ProjectCatalog;
+import io.ragsearch.search.SearchHit;
+import io.ragsearch.search.SearchResponse;
+import io.ragsearch.search.SearchService;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/** The four read-only MCP tools over the project catalog. */
+public final class SearchTools {
+
+    private final ProjectCatalog catalog;
+    private final SearchService search;
+    private final ToolExecutor executor;
+
+    public SearchTools(ProjectCatalog catalog, SearchService search, ToolExecutor executor) {
+        this.catalog = catalog;
+        this.search = search;
+        this.executor = executor;
+    }
+
+    public List<AsyncToolSpecification> specifications() {
+        return List.of(listProjects(), searchTool(), listDocuments(), readArticle());
+    }
+
+    private AsyncToolSpecification listProjects() {
+        Map<String, Object> project = object(props(
+                "name", string("project name to pass to the other tools"),
+                "description", string("what the project holds"),
+                "documents", integer("number of documents", 0, Integer.MAX_VALUE),
+                "articles", integer("number of articles", 0, Integer.MAX_VALUE),
+                "language", string("analyzer language: korean or english"),
+                "retrieval", string("retrieval mode in force: lexical, vector or hybrid"),
+                "corpusVersion", string("identifies the indexed content")),
+                List.of("name", "description", "documents", "articles", "retrieval", "corpusVersion"));
+        Tool tool = Tool.builder()
+                .name("list_projects")
+                .title("List document projects")
+                .description("Lists the document collections (projects) this server can search, with their sizes.")
+                .inputSchema(closedObject(props(), List.of()))
+                .outputSchema(object(props("projects", array(project)), List.of("projects")))
+                .annotations(readOnly("List document projects"))
+                .build();
+        return spec(tool, args -> {
+            List<ProjectSummary> projects = catalog.all().stream().map(ProjectSummary::of).toList();
+            StringBuilder text = new StringBuilder(projects.size() + " project(s):\n");
+            for (ProjectSummary p : projects) {
+                text.append("- ").append(p.name()).append(": ").append(p.description().isEmpty() ? "(no description)" : p.description())
+                        .append(" [").append(p.documents()).append(" documents, ").append(p.articles()).append(" articles, ")
+                        .append(p.retrieval()).append("]\n");
+            }
+            return ToolResults.success(text.toString(), Map.of("projects", projects));
+        });
+    }
+
+    private AsyncToolSpecification searchTool() {
+        int maxK = search.limits().maxTopK();
+        Map<String, Object> hit = object(props(
+                "document", string("document id (use with read_article)"),
+                "documentTitle", string("document title"),
+                "article", string("article label exactly as written, e.g. 제18조 or Article 4"),
+                "title", string("article title"),
+                "score", number("relevance in [0, 1]"),
+                "text", string("article text (long articles are cut; read_article returns all)")),
+                List.of("document", "article", "title", "score", "text"));
+        Map<String, Object> gate = object(props(
+                "passed", bool("false means no supporting documents were found"),
+                "bestScore", number("best candidate relevance"),
+                "threshold", number("relevance a candidate needs")),
+                List.of("passed", "bestScore", "threshold"));
+        Tool tool = Tool.builder()
+                .name("search")
+                .title("Search articles")
+                .description("Finds the articles of a project that answer a question (Korean or English). "
+                        + "Returns the supporting articles with document id and article label, or no results when "
+                        + "nothing in the project supports an answer (see gate). Query: at most "
+                        + search.limits().maxQueryChars() + " characters.")
+                .inputSchema(closedObject(props(
+                        "project", string("project name, from list_projects"),
+                        "query", string("the question or keywords"),
+                        "top_k", integer("how many articles to return (default " + search.limits().defaultTopK() + ")", 1, maxK)),
+                        List.of("project", "query")))
+                .outputSchema(object(props(
+                        "project", string("project searched"),
+                        "query", string("the query as searched"),
+                        "retrieval", string("retrieval mode used"),
+                        "results", array(hit),
+                        "gate", gate), List.of("project", "query", "results", "gate")))
+                .annotations(readOnly("Search articles"))
+                .build();
+        return spec(tool, args -> {
+            SearchResponse response = search.search(requiredString(args, "project"), requiredString(args, "query"),
+                    optionalInt(args, "top_k"));
+            return ToolResults.success(render(response), response);
+        });
+    }
+
+    private AsyncToolSpecification listDocuments() {
+        Map<String, Object> doc = object(props(
+                "id", string("document id"),
+                "title", string("document title"),
+                "articles", integer("number of articles", 0, Integer.MAX_VALUE)),
+                List.of("id", "title", "articles"));
+        Tool tool = Tool.builder()
+                .name("list_documents")
+                .title("List documents of a project")
+                .description("Lists the documents of a project with their ids and titles.")
+                .inputSchema(closedObject(props("project", string("project name, from list_projects")), List.of("project")))
+                .outputSchema(object(props("project", string("project name"), "documents", array(doc)), List.of("project", "documents")))
+                .annotations(readOnly("List documents of a project"))
+                .build();
+        return spec(tool, args -> {
+            Project project = catalog.get(requiredString(args, "project"));
+            List<DocumentSummary> docs = project.corpus().documents().stream()
+                    .map(d -> new DocumentSummary(d.id(), d.title(), d.articles().size())).toList();
+            StringBuilder text = new StringBuilder(docs.size() + " document(s) in " + project.name() + ":\n");
+            docs.forEach(d -> text.append("- ").append(d.id()).append(": ").append(d.title())
+                    .append(" (").append(d.articles()).append(" articles)\n"));
+            return ToolResults.success(text.toString(), Map.of("project", project.name(), "documents", docs));
+        });
+    }
+
+    private AsyncToolSpecification readArticle() {
+        Tool tool = Tool.builder()
+                .name("read_article")
+                .title("Read one article")
+                .description("Returns the full text of one article, by document id and article label (e.g. 제18조, 제76조의3, Article 4).")
+                .inputSchema(closedObject(props(
+                        "project", string("project name"),
+                        "document", string("document id, from list_documents or search"),
+                        "article", string("article label, e.g. 제18조")), List.of("project", "document", "article")))
+                .outputSchema(object(props(
+                        "project", string("project name"),
+                        "document", string("document id"),
+                        "documentTitle", string("document title"),
+                        "article", string("article label"),
+                        "title", string("article title"),
+                        "deleted", bool("true when the article was deleted (삭제); it is then not evidence"),
+                        "text", string("article text")), List.of("project", "document", "article", "title", "deleted", "text")))
+                .annotations(readOnly("Read one article"))
+                .build();
+        return spec(tool, args -> {
+            Project project = catalog.get(requiredString(args, "project"));
+            Document doc = project.document(requiredString(args, "document"));
+            String label = requiredString(args, "article");
+            Article article = doc.article(label).orElseThrow(() -> new NotFoundException(
+                    "unknown article '" + label + "' in document '" + doc.id() + "'; articles: "
+                            + String.join(", ", doc.articles().stream().map(Article::label).toList())));
+            ArticleText body = new ArticleText(project.name(), doc.id(), doc.title(), article.label(), article.title(),
+                    article.deleted(), article.body());
+            String heading = doc.title() + " " + article.label() + (article.title().isEmpty() ? "" : " (" + article.title() + ")");
+            return ToolResults.success(heading + (article.deleted() ? " [deleted]" : "") + "\n\n" + article.body(), body);
+        });
+    }
+
+    private AsyncToolSpecification spec(Tool tool, Function<Map<String, Object>, CallToolResult> body) {
+        return AsyncToolSpecification.builder()
+                .tool(tool)
+                .callHandler((context, request) -> executor.submit(tool.name(),
+                        () -> body.apply(request.arguments() == null ? Map.of() : request.arguments())))
+                .build();
+    }
+
+    private static ToolAnnotations readOnly(String title) {
+        return new ToolAnnotations(title, true, false, true, false, null);
+    }
+
+    static String render(SearchResponse r) {
+        StringBuilder text = new StringBuilder();
+        if (!r.gate().passed()) {
+            return text.append(String.format(Locale.ROOT,
+                    "No supporting documents in project '%s' for this query (best relevance %.3f, threshold %.3f).",
+                    r.project(), r.gate().bestScore(), r.gate().threshold())).toString();
+        }
+        text.append(r.results().size()).append(" supporting article(s) in project '").append(r.project()).append("':\n");
+        int i = 1;
+        for (SearchHit h : r.results()) {
+            text.append(String.format(Locale.ROOT, "%n%d. %s %s%s (document %s, relevance %.3f)%n%s%n", i++,
+                    h.documentTitle(), h.article(), h.title().isEmpty() || h.title().equals(h.article()) ? "" : " (" + h.title() + ")",
+                    h.document(), h.score(), h.text()));
+        }
+        return text.toString();
+    }
+
+    private static String requiredString(Map<String, Object> args, String name) {
+        Object v = args.get(name);
+        if (!(v instanceof String s)) {
+            throw new InvalidRequestException("argument '" + name + "' is required and must be a string");
+        }
+        return s;
+    }
+
+    private static Integer optionalInt(Map<String, Object> args, String name) {
+        Object v = args.get(name);
+        if (v == null) {
+            return null;
+        }
+        if (v instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) {
+            return n.intValue();
+        }
+        throw new InvalidRequestException("argument '" + name + "' must be a whole number");
+    }
+
+    record ProjectSummary(String name, String description, int documents, int articles, String language,
+                          String retrieval, String corpusVersion) {
+        static ProjectSummary of(Project p) {
+            return new ProjectSummary(p.name(), p.description(), p.corpus().documents().size(), p.corpus().articleCount(),
+                    p.index().language().name().toLowerCase(Locale.ROOT), p.mode().wireName(), p.corpus().version());
+        }
+    }
+
+    record DocumentSummary(String id, String title, int articles) {
+    }
+
+    record ArticleText(String project, String document, String documentTitle, String article, String title,
+                       boolean deleted, String text) {
+    }
+}

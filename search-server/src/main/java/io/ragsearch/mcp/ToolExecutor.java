@@ -1,0 +1,103 @@
+package io.ragsearch.mcp;
+
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.ragsearch.admin.Metrics;
+import io.ragsearch.search.InvalidRequestException;
+import io.ragsearch.search.NotFoundException;
+import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * Runs tool bodies on our own bounded pool: never on Jetty's request threads, never on the
+ * SDK's JVM-wide default scheduler. The queue is bounded: when it is full the call ends at once
+ * as a retryable "busy" tool error instead of waiting in an unbounded line.
+ */
+public final class ToolExecutor implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ToolExecutor.class);
+
+    private final ThreadPoolExecutor pool;
+    private final AtomicInteger running = new AtomicInteger();
+    private final Metrics metrics;
+    private final Metrics.Counter busy;
+    private final Metrics.Histogram queueWait;
+
+    public ToolExecutor(int threads, int queueCapacity, Metrics metrics) {
+        AtomicInteger n = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(queueCapacity), r -> {
+                    Thread t = new Thread(r, "tool-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.AbortPolicy());
+        this.metrics = metrics;
+        this.busy = metrics.counter("ragsearch_tool_busy_rejections_total", "Tool calls refused because the tool queue was full", "");
+        this.queueWait = metrics.histogram("ragsearch_tool_queue_wait_seconds", "Time a tool call waited for a tool thread", Metrics.LATENCY_BUCKETS);
+        metrics.gauge("ragsearch_tool_in_flight", "Tool calls running on tool threads", running::get);
+        metrics.gauge("ragsearch_tool_queued", "Tool calls waiting for a tool thread", () -> pool.getQueue().size());
+        metrics.gauge("ragsearch_tool_threads", "Size of the tool thread pool", () -> threads);
+    }
+
+    public int running() {
+        return running.get();
+    }
+
+    public Mono<CallToolResult> submit(String tool, Supplier<CallToolResult> body) {
+        return Mono.defer(() -> {
+            long queuedAt = System.nanoTime();
+            CompletableFuture<CallToolResult> future;
+            try {
+                future = CompletableFuture.supplyAsync(() -> run(tool, body, queuedAt), pool);
+            } catch (RejectedExecutionException e) {
+                busy.inc();
+                count(tool, "busy");
+                return Mono.just(ToolResults.error("busy, retry: every tool thread is working and the queue is full; "
+                        + "retry in a moment"));
+            }
+            return Mono.fromFuture(future);
+        });
+    }
+
+    private CallToolResult run(String tool, Supplier<CallToolResult> body, long queuedAt) {
+        long start = System.nanoTime();
+        queueWait.observe((start - queuedAt) / 1e9);
+        running.incrementAndGet();
+        try {
+            CallToolResult result = body.get();
+            count(tool, Boolean.TRUE.equals(result.isError()) ? "error" : "ok");
+            return result;
+        } catch (NotFoundException | InvalidRequestException e) {
+            count(tool, "error");
+            return ToolResults.error(e.getMessage());
+        } catch (RuntimeException e) {
+            // Internals stay in the log; the caller gets a reference to quote.
+            String ref = UUID.randomUUID().toString().substring(0, 8);
+            LOG.error("tool {} failed (ref {})", tool, ref, e);
+            count(tool, "failure");
+            return ToolResults.error("internal error in " + tool + " (ref " + ref + "); the server log has the details");
+        } finally {
+            running.decrementAndGet();
+            metrics.histogram("ragsearch_tool_duration_seconds", "Tool call run time on a tool thread", Metrics.LATENCY_BUCKETS)
+                    .observe((System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    private void count(String tool, String outcome) {
+        metrics.counter("ragsearch_tool_calls_total", "Tool calls by tool and outcome",
+                "tool=\"" + tool + "\",outcome=\"" + outcome + "\"").inc();
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+}

@@ -1,0 +1,20 @@
+package io.ragsearch.search;
+
+import io.ragsearch.corpus.Corpus;
+import io.ragsearch.corpus.Document;
+import io.ragsearch.index.ProjectIndex;
+import java.util.List;
+
+/**
+ * A loaded project: its corpus, its index, and the retrieval mode in force. {@code modeReason}
+ * says why, when AUTO chose (e.g. "vector leg off: the embedding model covers 3% of the words").
+ */
+public record Project(String name, String description, Corpus corpus, ProjectIndex index,
+                      RetrievalMode mode, String modeReason, RelevanceGate gate, List<String> loadProblems) {
+
+    public Document document(String id) {
+        return corpus.document(id).orElseThrow(() -> new NotFoundException(
+                "unknown document '" + id + "' in project '" + name + "'; documents: "
+                        + Names.listed(corpus.documents().stream().map(Document::id).toList())));
+    }
+}

@@ -1,0 +1,36 @@
+package io.ragsearch.search;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/** The projects this server serves, by name. A project can be replaced whole (a rebuilt index). */
+public final class ProjectCatalog {
+
+    private final Map<String, Project> projects = new ConcurrentSkipListMap<>();
+
+    public void put(Project project) {
+        Project previous = projects.put(project.name(), project);
+        if (previous != null && previous.index() != project.index()) {
+            previous.index().close();
+        }
+    }
+
+    public Project get(String name) {
+        Project p = projects.get(name);
+        if (p == null) {
+            throw new NotFoundException("unknown project '" + name + "'; projects: " + Names.listed(List.copyOf(projects.keySet())));
+        }
+        return p;
+    }
+
+    public Collection<Project> all() {
+        return projects.values();
+    }
+
+    public boolean isEmpty() {
+        return projects.isEmpty();
+    }
+
+}

@@ -1,0 +1,106 @@
+package io.ragsearch.search;
+
+import io.ragsearch.corpus.Article;
+import io.ragsearch.embed.TextEmbedder;
+import io.ragsearch.index.IndexedArticle;
+import io.ragsearch.index.ProjectIndex;
+import io.ragsearch.index.RankedArticle;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The search pipeline: lexical and/or vector legs, reciprocal-rank fusion, then the relevance
+ * gate over the top candidates.
+ *
+ * <p>Relevance, the score the gate compares and the one returned, lies in [0, 1] whatever the
+ * corpus: IDF-weighted query-term coverage for the lexical evidence, cosine similarity for the
+ * vector evidence, and in hybrid mode the larger of the two. Raw BM25 and RRF scores depend on
+ * corpus size and query length, so no single threshold could serve every project with them.
+ */
+public final class SearchService {
+
+    private static final String TRUNCATION_MARK = "\n[…truncated: read_article returns the full text]";
+
+    private final ProjectCatalog catalog;
+    private final TextEmbedder embedder;
+    private final SearchLimits limits;
+
+    public SearchService(ProjectCatalog catalog, TextEmbedder embedder, SearchLimits limits) {
+        this.catalog = catalog;
+        this.embedder = embedder;
+        this.limits = limits;
+    }
+
+    public SearchLimits limits() {
+        return limits;
+    }
+
+    public SearchResponse search(String projectName, String query, Integer topK) {
+        Project project = catalog.get(projectName);
+        String q = validateQuery(query);
+        int k = validateTopK(topK);
+        ProjectIndex index = project.index();
+        RetrievalMode mode = project.mode();
+
+        ProjectIndex.QueryTerms terms = index.analyze(q);
+        float[] queryVector = mode.usesVectors() ? embedder.embed(q) : null;
+        List<List<RankedArticle>> legs = new ArrayList<>(2);
+        if (mode.usesLexical()) {
+            legs.add(index.lexical(terms, limits.legDepth()));
+        }
+        if (queryVector != null) {
+            legs.add(index.vector(queryVector, limits.legDepth()));
+        }
+        List<ReciprocalRankFusion.Fused> candidates =
+                ReciprocalRankFusion.fuse(legs, ReciprocalRankFusion.DEFAULT_K, limits.candidates());
+
+        RelevanceGate gate = project.gate();
+        double best = 0;
+        List<SearchHit> hits = new ArrayList<>();
+        for (ReciprocalRankFusion.Fused candidate : candidates) {
+            double relevance = relevance(mode, index, terms, queryVector, candidate.position());
+            best = Math.max(best, relevance);
+            if (gate.admits(relevance) && hits.size() < k) {
+                hits.add(hit(index.article(candidate.position()), relevance));
+            }
+        }
+        return new SearchResponse(project.name(), q, mode.wireName(), hits, gate.judge(best));
+    }
+
+    private static double relevance(RetrievalMode mode, ProjectIndex index, ProjectIndex.QueryTerms terms,
+                                    float[] queryVector, int position) {
+        double lexical = mode.usesLexical() ? index.coverage(terms, position) : 0;
+        double vector = queryVector != null ? Math.max(0, index.cosine(queryVector, position)) : 0;
+        return Math.max(lexical, vector);
+    }
+
+    private SearchHit hit(IndexedArticle ia, double relevance) {
+        Article a = ia.article();
+        String text = a.body();
+        if (text.length() > limits.maxHitChars()) {
+            text = text.substring(0, limits.maxHitChars()) + TRUNCATION_MARK;
+        }
+        return new SearchHit(ia.document().id(), ia.document().title(), a.label(), a.title(),
+                Math.round(relevance * 10_000) / 10_000.0, text);
+    }
+
+    private String validateQuery(String query) {
+        String q = query == null ? "" : query.strip();
+        if (q.isEmpty()) {
+            throw new InvalidRequestException("query is empty: ask a question or give keywords");
+        }
+        if (q.length() > limits.maxQueryChars()) {
+            throw new InvalidRequestException("query is " + q.length() + " characters; the limit is "
+                    + limits.maxQueryChars() + ": shorten it to the question itself");
+        }
+        return q;
+    }
+
+    private int validateTopK(Integer topK) {
+        int k = topK == null ? limits.defaultTopK() : topK;
+        if (k < 1 || k > limits.maxTopK()) {
+            throw new InvalidRequestException("top_k must be between 1 and " + limits.maxTopK() + ", got " + k);
+        }
+        return k;
+    }
+}

@@ -1,0 +1,204 @@
+package io.ragsearch.server;
+
+import io.ragsearch.admin.AdminServer;
+import io.ragsearch.admin.HealthState;
+import io.ragsearch.admin.Metrics;
+import io.ragsearch.admin.ProcessMemory;
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.embed.EmbeddingModels;
+import io.ragsearch.embed.TextEmbedder;
+import io.ragsearch.mcp.McpHttpServer;
+import io.ragsearch.mcp.SearchTools;
+import io.ragsearch.mcp.ToolExecutor;
+import io.ragsearch.mcp.TransportSecurityPolicy;
+import io.ragsearch.search.Project;
+import io.ragsearch.search.ProjectCatalog;
+import io.ragsearch.search.ProjectLoader;
+import io.ragsearch.search.SearchLimits;
+import io.ragsearch.search.SearchService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The search server assembled: admin listener first (so probes answer during model load and
+ * indexing), then models, project indexes, and last the MCP listener.
+ */
+public final class SearchServerApp implements AutoCloseable {
+
+    public static final String VERSION = "0.1.0";
+    private static final Logger LOG = LoggerFactory.getLogger(SearchServerApp.class);
+
+    private final ServerConfig config;
+    private final Map<String, String> env;
+    private final Metrics metrics = new Metrics();
+    private final HealthState health = new HealthState();
+    private final ProjectCatalog catalog = new ProjectCatalog();
+    private AdminServer admin;
+    private TextEmbedder embedder;
+    private ToolExecutor executor;
+    private McpHttpServer mcp;
+    private SearchService search;
+
+    private SearchServerApp(ServerConfig config, Map<String, String> env) {
+        this.config = config;
+        this.env = env;
+    }
+
+    public static SearchServerApp start(ServerConfig config, Map<String, String> env) throws Exception {
+        config.validate();
+        SearchServerApp app = new SearchServerApp(config, env);
+        try {
+            app.startAll();
+            return app;
+        } catch (Exception | Error e) {
+            app.health.markFailed(e.getMessage());
+            app.close();
+            throw e;
+        }
+    }
+
+    private void startAll() throws Exception {
+        ServerConfig.Server s = config.server();
+        admin = new AdminServer(s.bindAddressOrDefault(), s.adminPortOrDefault(), health, metrics, this::info);
+        admin.start();
+        registerProcessMetrics();
+
+        search = loadProjects(catalog);
+        executor = new ToolExecutor(s.toolThreadsOrDefault(), s.toolQueueOrDefault(), metrics);
+        SearchTools tools = new SearchTools(catalog, search, executor);
+        TransportSecurityPolicy security = TransportSecurityPolicy.forBind(s.bindAddressOrDefault(), s.allowedHosts(), s.allowedOrigins());
+        mcp = new McpHttpServer(s.bindAddressOrDefault(), s.mcpPortOrDefault(), s.maxInFlightRequestsOrDefault(),
+                security, tools.specifications(), VERSION);
+        mcp.start();
+        health.markStarted();
+        LOG.info("MCP on http://{}:{}{} ({}), admin on port {}", s.bindAddressOrDefault(), mcp.port(), McpHttpServer.PATH,
+                security.describe(), admin.port());
+    }
+
+    /** Loads every project (also used by the query command, which serves nothing). */
+    SearchService loadProjects(ProjectCatalog into) throws IOException {
+        ProjectLoader loader = new ProjectLoader(this::embedder);
+        for (ServerConfig.ProjectConfig p : config.projects()) {
+            health.phase("indexing project " + p.name());
+            long t0 = System.nanoTime();
+            Project project = loader.load(p);
+            into.put(project);
+            LOG.info("project {} indexed in {} ms", p.name(), (System.nanoTime() - t0) / 1_000_000);
+        }
+        return new SearchService(into, embedder, new SearchLimits(config.server().maxQueryCharsOrDefault(),
+                SearchLimits.DEFAULTS.defaultTopK(), SearchLimits.DEFAULTS.maxTopK(), SearchLimits.DEFAULTS.legDepth(),
+                SearchLimits.DEFAULTS.candidates(), SearchLimits.DEFAULTS.maxHitChars()));
+    }
+
+    /** Loaded on first use: a lexical-only configuration never pays for the model. */
+    private synchronized TextEmbedder embedder() {
+        if (embedder == null) {
+            health.phase("loading embedding model");
+            try {
+                long t0 = System.nanoTime();
+                embedder = TextEmbedder.load(EmbeddingModels.resolve(config.models().embeddingOrDefault(), env),
+                        Runtime.getRuntime().availableProcessors());
+                LOG.info("embedding model {} ({}) loaded in {} ms", embedder.name(), embedder.digest(),
+                        (System.nanoTime() - t0) / 1_000_000);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return embedder;
+    }
+
+    private void registerProcessMetrics() {
+        metrics.gauge("ragsearch_process_resident_bytes", "Resident set size of the server process",
+                () -> ProcessMemory.residentBytes());
+        metrics.gauge("ragsearch_process_peak_resident_bytes", "Peak resident set size of the server process",
+                () -> ProcessMemory.peakResidentBytes());
+        metrics.gauge("ragsearch_jvm_heap_used_bytes", "JVM heap in use",
+                () -> Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());
+    }
+
+    Map<String, Object> info() {
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("version", VERSION);
+        info.put("status", health.started() ? "started" : health.startupPhase());
+        List<Map<String, Object>> models = new ArrayList<>();
+        TextEmbedder e = embedder;
+        if (e != null) {
+            models.add(Map.of("role", "embedding", "name", e.name(), "digest", e.digest(), "dimension", e.dimension()));
+        }
+        info.put("models", models);
+        List<Map<String, Object>> projects = new ArrayList<>();
+        for (Project p : catalog.all()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", p.name());
+            m.put("documents", p.corpus().documents().size());
+            m.put("articles", p.corpus().articleCount());
+            m.put("corpusVersion", p.corpus().version());
+            m.put("language", p.index().language().name().toLowerCase(Locale.ROOT));
+            m.put("retrieval", p.mode().wireName());
+            m.put("retrievalReason", p.modeReason());
+            m.put("gateThreshold", p.gate().threshold());
+            m.put("loadProblems", p.loadProblems());
+            projects.add(m);
+        }
+        info.put("projects", projects);
+        return info;
+    }
+
+    public int mcpPort() {
+        return mcp.port();
+    }
+
+    public int adminPort() {
+        return admin.port();
+    }
+
+    public ProjectCatalog catalog() {
+        return catalog;
+    }
+
+    public SearchService search() {
+        return search;
+    }
+
+    public Metrics metrics() {
+        return metrics;
+    }
+
+    public ToolExecutor executor() {
+        return executor;
+    }
+
+    /** For the query command: projects loaded, nothing served. */
+    public static SearchService loadOnly(ServerConfig config, Map<String, String> env, ProjectCatalog into) throws IOException {
+        config.validate();
+        return new SearchServerApp(config, env).loadProjects(into);
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (mcp != null) {
+                mcp.close();
+            }
+        } catch (Exception ex) {
+            LOG.warn("stopping the MCP listener: {}", ex.getMessage());
+        }
+        if (executor != null) {
+            executor.close();
+        }
+        if (admin != null) {
+            admin.close();
+        }
+        catalog.all().forEach(p -> p.index().close());
+        if (embedder != null) {
+            embedder.close();
+        }
+    }
+}

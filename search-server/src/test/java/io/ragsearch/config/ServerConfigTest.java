@@ -1,0 +1,79 @@
+package io.ragsearch.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ServerConfigTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsYamlResolvesRelativeDirectoriesAndAppliesEnvironment() throws IOException {
+        Files.writeString(dir.resolve("c.yaml"), """
+                server:
+                  mcpPort: 9000
+                  toolThreads: 3
+                projects:
+                  - name: rules
+                    description: Company rules
+                    source: {directory: corpus/rules}
+                    retrieval: lexical
+                    gate: {threshold: 0.6}
+                """);
+        ServerConfig c = ConfigLoader.load(dir.resolve("c.yaml"))
+                .withEnvironment(Map.of("RAGSEARCH_ADMIN_PORT", "9100", "RAGSEARCH_BIND_ADDRESS", "127.0.0.1"));
+        c.validate();
+        assertEquals(9000, c.server().mcpPortOrDefault());
+        assertEquals(9100, c.server().adminPortOrDefault());
+        assertEquals("127.0.0.1", c.server().bindAddressOrDefault());
+        assertEquals(3 + 32, c.server().maxInFlightRequestsOrDefault());
+        assertEquals(dir.resolve("corpus/rules").toString(), c.projects().get(0).source().directory());
+        assertEquals(0.6, c.projects().get(0).thresholdOrDefault());
+    }
+
+    @Test
+    void unknownFieldsAndMalformedYamlAreErrorsNamingTheProblem() {
+        ConfigException typo = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse("server:\n  mcpPrt: 1\n", "test.yaml"));
+        assertTrue(typo.getMessage().contains("mcpPrt"), typo.getMessage());
+        ConfigException broken = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse("projects: [\n", "test.yaml"));
+        assertTrue(broken.getMessage().contains("test.yaml"), broken.getMessage());
+    }
+
+    @Test
+    void validationListsEveryProblemAtOnce() {
+        ServerConfig c = ConfigLoader.parse("""
+                server: {mcpPort: 8080, adminPort: 8080, toolThreads: 0}
+                projects:
+                  - name: Bad Name
+                    source: {directory: x}
+                  - name: ok
+                    source: {directory: x}
+                    retrieval: fuzzy
+                    gate: {threshold: 2}
+                  - name: ok
+                """, "t");
+        ConfigException e = assertThrows(ConfigException.class, c::validate);
+        for (String expected : new String[] {"must differ", "toolThreads", "Bad Name", "fuzzy", "threshold", "used twice",
+                "projects[2].source.directory"}) {
+            assertTrue(e.getMessage().contains(expected), expected + " in " + e.getMessage());
+        }
+    }
+
+    @Test
+    void badEnvironmentPortIsAClearError() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> new ServerConfig(null, null, null).withEnvironment(Map.of("RAGSEARCH_MCP_PORT", "eighty")));
+        assertTrue(e.getMessage().contains("RAGSEARCH_MCP_PORT"), e.getMessage());
+    }
+}

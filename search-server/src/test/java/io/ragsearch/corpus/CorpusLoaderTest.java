@@ -1,0 +1,75 @@
+package io.ragsearch.corpus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CorpusLoaderTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void loadsFilesAsDocumentsWithIdsTitlesAndArticles() throws IOException {
+        Files.createDirectories(dir.resolve("hr"));
+        Files.writeString(dir.resolve("hr/leave.md"), "---\n제목: 휴가규정\n---\n# 다른 제목\n##### 제1조 (목적)\n목적.\n");
+        Files.writeString(dir.resolve("notes.txt"), "# Notes\n## First\nOne.\n");
+        Files.writeString(dir.resolve("image.png"), "not a document");
+
+        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load("p", dir);
+
+        Corpus corpus = loaded.corpus();
+        assertEquals(List.of("hr/leave", "notes"), corpus.documents().stream().map(Document::id).toList());
+        assertEquals("휴가규정", corpus.document("hr/leave").orElseThrow().title(), "front matter title wins");
+        assertEquals("Notes", corpus.document("notes").orElseThrow().title(), "first heading otherwise");
+        assertEquals(2, corpus.articleCount());
+        assertTrue(loaded.problems().isEmpty(), loaded.problems().toString());
+    }
+
+    @Test
+    void badFilesAreReportedAndLeftOutWhileTheRestLoads() throws IOException {
+        Files.writeString(dir.resolve("good.md"), "##### 제1조 (목적)\n목적.\n");
+        Files.write(dir.resolve("latin1.md"), new byte[] {(byte) 0xC0, (byte) 0xFF, 'x'});
+        Files.writeString(dir.resolve("empty.md"), "   \n");
+        Files.writeString(dir.resolve("badyaml.md"), "---\ntitle: [unclosed\n---\n##### 제1조 (목적)\n본문.\n");
+
+        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load("p", dir);
+
+        assertEquals(List.of("badyaml", "good"), loaded.corpus().documents().stream().map(Document::id).toList());
+        String problems = String.join("\n", loaded.problems());
+        assertTrue(problems.contains("latin1: not UTF-8"), problems);
+        assertTrue(problems.contains("empty: no text"), problems);
+        assertTrue(problems.contains("badyaml: front matter is not valid YAML"), problems);
+    }
+
+    @Test
+    void versionFollowsContent() throws IOException {
+        Files.writeString(dir.resolve("a.md"), "##### 제1조 (목적)\n하나.\n");
+        String v1 = new CorpusLoader(false).load("p", dir).corpus().version();
+        assertEquals(v1, new CorpusLoader(false).load("p", dir).corpus().version());
+        Files.writeString(dir.resolve("a.md"), "##### 제1조 (목적)\n둘.\n");
+        assertNotEquals(v1, new CorpusLoader(false).load("p", dir).corpus().version());
+    }
+
+    @Test
+    void aMissingDirectoryIsAClearError() {
+        IOException e = assertThrows(IOException.class, () -> new CorpusLoader(false).load("p", dir.resolve("nope")));
+        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+    }
+
+    @Test
+    void articleLookupToleratesSpacingAndCase() {
+        Document d = new Document("d", "D", "x", List.of(new Article("제76조의3", 1, "", "본문", false),
+                new Article("Article 4", 2, "", "body", false)));
+        assertEquals("제76조의3", d.article("제 76 조의 3").orElseThrow().label());
+        assertEquals("Article 4", d.article("article 4").orElseThrow().label());
+    }
+}
