@@ -30,7 +30,8 @@ public final class ConfigLoader {
         return new ServerConfig(config.server(), config.models(), config.projects().stream()
                 .map(p -> p.source() == null || p.source().directory() == null ? p
                         : new ServerConfig.ProjectConfig(p.name(), p.description(),
-                                new ServerConfig.Source(base.resolve(p.source().directory()).normalize().toString()),
+                                new ServerConfig.Source(base.resolve(p.source().directory()).normalize().toString(),
+                                        p.source().include()),
                                 p.language(), p.retrieval(), p.gate(), p.includeAddenda()))
                 .toList());
     }

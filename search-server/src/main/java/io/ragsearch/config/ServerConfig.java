@@ -102,7 +102,15 @@ public record ServerConfig(Server server, Models models, List<ProjectConfig> pro
         }
     }
 
-    public record Source(String directory) {
+    /** Where a project's documents are: a directory, and which files below it (globs; default Markdown and text). */
+    public record Source(String directory, List<String> include) {
+        public Source(String directory) {
+            this(directory, null);
+        }
+
+        public List<String> includeOrDefault() {
+            return include == null || include.isEmpty() ? io.ragsearch.corpus.CorpusLoader.DEFAULT_INCLUDE : include;
+        }
     }
 
     public record Gate(Double threshold) {

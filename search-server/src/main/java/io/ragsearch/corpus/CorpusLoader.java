@@ -5,14 +5,15 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -22,12 +23,21 @@ import java.util.stream.Stream;
  */
 public final class CorpusLoader {
 
-    private static final List<String> EXTENSIONS = List.of(".md", ".markdown", ".txt");
+    /** Globs over the path below the project directory: Markdown and text files at any depth. */
+    public static final List<String> DEFAULT_INCLUDE = List.of("**.md", "**.markdown", "**.txt");
 
     private final ArticleSplitter splitter;
+    private final List<PathMatcher> include;
 
     public CorpusLoader(boolean includeAddenda) {
+        this(includeAddenda, DEFAULT_INCLUDE);
+    }
+
+    public CorpusLoader(boolean includeAddenda, List<String> includeGlobs) {
         this.splitter = new ArticleSplitter(includeAddenda);
+        this.include = includeGlobs.stream()
+                .map(g -> FileSystems.getDefault().getPathMatcher("glob:" + g))
+                .toList();
     }
 
     public LoadedCorpus load(String project, Path directory) throws IOException {
@@ -71,10 +81,13 @@ public final class CorpusLoader {
         return new Document(id, title, sha256(bytes), splitter.split(front.body(), title));
     }
 
-    private static List<Path> sourceFiles(Path directory) throws IOException {
+    private List<Path> sourceFiles(Path directory) throws IOException {
         try (Stream<Path> walk = Files.walk(directory)) {
             return walk.filter(Files::isRegularFile)
-                    .filter(p -> EXTENSIONS.stream().anyMatch(p.getFileName().toString().toLowerCase(Locale.ROOT)::endsWith))
+                    .filter(p -> {
+                        Path relative = directory.relativize(p);
+                        return include.stream().anyMatch(m -> m.matches(relative));
+                    })
                     .sorted()
                     .toList();
         }

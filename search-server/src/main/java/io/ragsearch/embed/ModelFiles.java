@@ -7,21 +7,31 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The bytes of an ONNX model and its tokenizer.json, with the model's digest. Built-in models
- * come from jars on the class path (never from the network); others from a local directory
- * holding {@code model.onnx} and {@code tokenizer.json}.
+ * Where an ONNX model and its tokenizer.json come from: built-in models from jars on the class
+ * path (never from the network), others from a local directory holding {@code model.onnx} and
+ * {@code tokenizer.json}. The two are read separately: deciding whether a corpus suits the
+ * model needs only the tokenizer, not the 90 MB model.
  */
-public record ModelFiles(String name, byte[] model, byte[] tokenizer, String digest) {
+public final class ModelFiles {
 
     public static final String BUILTIN_MINILM = "all-minilm-l6-v2";
+
+    private final String name;
+    private final Reader model;
+    private final Reader tokenizer;
+
+    private ModelFiles(String name, Reader model, Reader tokenizer) {
+        this.name = name;
+        this.model = model;
+        this.tokenizer = tokenizer;
+    }
 
     public static ModelFiles builtin(String name) throws IOException {
         if (!BUILTIN_MINILM.equals(name)) {
             throw new IOException("unknown built-in model '" + name + "'; built in: " + BUILTIN_MINILM);
         }
-        byte[] model = classpathResource("/all-minilm-l6-v2.onnx");
-        byte[] tokenizer = classpathResource("/all-minilm-l6-v2-tokenizer.json");
-        return new ModelFiles(name, model, tokenizer, "sha256:" + CorpusLoader.sha256(model));
+        return new ModelFiles(name, () -> classpathResource("/all-minilm-l6-v2.onnx"),
+                () -> classpathResource("/all-minilm-l6-v2-tokenizer.json"));
     }
 
     public static ModelFiles fromDirectory(Path dir) throws IOException {
@@ -32,9 +42,23 @@ public record ModelFiles(String name, byte[] model, byte[] tokenizer, String dig
                 throw new IOException("model directory " + dir + " has no " + required.getFileName());
             }
         }
-        byte[] bytes = Files.readAllBytes(model);
-        return new ModelFiles(dir.getFileName().toString(), bytes, Files.readAllBytes(tokenizer),
-                "sha256:" + CorpusLoader.sha256(bytes));
+        return new ModelFiles(dir.getFileName().toString(), () -> Files.readAllBytes(model), () -> Files.readAllBytes(tokenizer));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public byte[] readModel() throws IOException {
+        return model.read();
+    }
+
+    public byte[] readTokenizer() throws IOException {
+        return tokenizer.read();
+    }
+
+    public static String digestOf(byte[] model) {
+        return "sha256:" + CorpusLoader.sha256(model);
     }
 
     private static byte[] classpathResource(String path) throws IOException {
@@ -44,5 +68,10 @@ public record ModelFiles(String name, byte[] model, byte[] tokenizer, String dig
             }
             return in.readAllBytes();
         }
+    }
+
+    @FunctionalInterface
+    private interface Reader {
+        byte[] read() throws IOException;
     }
 }

@@ -43,14 +43,20 @@ public final class TextEmbedder implements AutoCloseable {
         this.dimension = embedBatch(List.of("dimension probe"))[0].length;
     }
 
+    /** The tokenizer alone, for judging a corpus without loading the model. */
+    public static HuggingFaceTokenizer loadTokenizer(ModelFiles files) throws IOException {
+        return Tokenizers.fromJson(files.readTokenizer(), MAX_TOKENS);
+    }
+
     public static TextEmbedder load(ModelFiles files, int intraOpThreads) throws IOException {
         try {
             OrtEnvironment env = OrtEnvironment.getEnvironment();
             OrtSession.SessionOptions options = new OrtSession.SessionOptions();
             options.setIntraOpNumThreads(intraOpThreads);
             options.setInterOpNumThreads(1);
-            OrtSession session = env.createSession(files.model(), options);
-            return new TextEmbedder(files.name(), files.digest(), session, Tokenizers.fromJson(files.tokenizer(), MAX_TOKENS));
+            byte[] model = files.readModel();
+            OrtSession session = env.createSession(model, options);
+            return new TextEmbedder(files.name(), ModelFiles.digestOf(model), session, loadTokenizer(files));
         } catch (OrtException e) {
             throw new IOException("cannot load embedding model " + files.name() + ": " + e.getMessage(), e);
         }

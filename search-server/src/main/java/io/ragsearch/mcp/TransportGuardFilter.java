@@ -1,6 +1,16 @@
 package io.ragsearch.mcp;
 
 import jakarta.servlet.Filter;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.InputStreamReader;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
@@ -15,6 +25,8 @@ import java.nio.charset.StandardCharsets;
  * the SDK's own rejections serialise a Java stack trace to the client.
  */
 final class TransportGuardFilter implements Filter {
+
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private final long maxBodyBytes;
 
@@ -45,7 +57,81 @@ final class TransportGuardFilter implements Filter {
             reject(response, 413, -32600, "request body exceeds " + maxBodyBytes + " bytes");
             return;
         }
-        chain.doFilter(req, res);
+        byte[] body = request.getInputStream().readNBytes((int) maxBodyBytes + 1);
+        if (body.length > maxBodyBytes) {
+            reject(response, 413, -32600, "request body exceeds " + maxBodyBytes + " bytes");
+            return;
+        }
+        JsonNode message;
+        try {
+            message = JSON.readTree(body);
+        } catch (JacksonException e) {
+            reject(response, 400, -32700, "parse error: the body is not valid JSON");
+            return;
+        }
+        if (message == null || !message.isObject()) {
+            reject(response, 400, -32600, message != null && message.isArray()
+                    ? "batches are not supported: send one JSON-RPC message per request"
+                    : "the body must be one JSON-RPC message object");
+            return;
+        }
+        chain.doFilter(new CachedBodyRequest(request, body), res);
+    }
+
+    /** The request with its body already read, so the transport can read it again. */
+    private static final class CachedBodyRequest extends HttpServletRequestWrapper {
+        private final byte[] body;
+
+        CachedBodyRequest(HttpServletRequest request, byte[] body) {
+            super(request);
+            this.body = body;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            ByteArrayInputStream in = new ByteArrayInputStream(body);
+            return new ServletInputStream() {
+                @Override
+                public boolean isFinished() {
+                    return in.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new UnsupportedOperationException("the body is already in memory");
+                }
+
+                @Override
+                public int read() {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    return in.read(b, off, len);
+                }
+            };
+        }
+
+        @Override
+        public BufferedReader getReader() {
+            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public int getContentLength() {
+            return body.length;
+        }
+
+        @Override
+        public long getContentLengthLong() {
+            return body.length;
+        }
     }
 
     private static void reject(HttpServletResponse response, int status, int code, String message) throws IOException {

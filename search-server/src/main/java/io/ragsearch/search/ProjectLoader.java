@@ -1,5 +1,6 @@
 package io.ragsearch.search;
 
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.config.ServerConfig.ProjectConfig;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.index.IndexBuilder;
@@ -26,14 +27,25 @@ public final class ProjectLoader {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProjectLoader.class);
 
+    private final Supplier<EmbeddingTokenizer> tokenizer;
     private final Supplier<TextEmbedder> embedder;
 
-    public ProjectLoader(Supplier<TextEmbedder> embedder) {
+    /**
+     * @param tokenizer the embedding model's tokenizer and name, for judging whether a corpus
+     *                  suits the model (cheap: no model load)
+     * @param embedder  the embedding model itself, asked for only when a vector leg is on
+     */
+    public ProjectLoader(Supplier<EmbeddingTokenizer> tokenizer, Supplier<TextEmbedder> embedder) {
+        this.tokenizer = tokenizer;
         this.embedder = embedder;
     }
 
+    /** An embedding model's tokenizer with the model's name, for messages. */
+    public record EmbeddingTokenizer(String modelName, HuggingFaceTokenizer tokenizer) {
+    }
+
     public Project load(ProjectConfig config) throws IOException {
-        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(config.includeAddendaOrDefault())
+        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(config.includeAddendaOrDefault(), config.source().includeOrDefault())
                 .load(config.name(), Path.of(config.source().directory()));
         loaded.problems().forEach(p -> LOG.warn("project {}: {}", config.name(), p));
         var corpus = loaded.corpus();
@@ -46,9 +58,10 @@ public final class ProjectLoader {
         if (requested == RetrievalMode.LEXICAL) {
             reason = "configured";
         } else {
-            TokenizerFit fit = TokenizerFit.measure(embedder.get().tokenizer(), corpus);
+            EmbeddingTokenizer t = tokenizer.get();
+            TokenizerFit fit = TokenizerFit.measure(t.tokenizer(), corpus);
             String fitText = String.format(Locale.ROOT, "the embedding model %s cannot represent %.0f%% of %d sampled words",
-                    embedder.get().name(), fit.uncoveredShare() * 100, fit.wordsSampled());
+                    t.modelName(), fit.uncoveredShare() * 100, fit.wordsSampled());
             boolean poorFit = fit.uncoveredShare() > MAX_UNCOVERED_FOR_VECTORS;
             if (requested == RetrievalMode.AUTO) {
                 mode = poorFit ? RetrievalMode.LEXICAL : RetrievalMode.HYBRID;

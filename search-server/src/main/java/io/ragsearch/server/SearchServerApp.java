@@ -6,6 +6,7 @@ import io.ragsearch.admin.Metrics;
 import io.ragsearch.admin.ProcessMemory;
 import io.ragsearch.config.ServerConfig;
 import io.ragsearch.embed.EmbeddingModels;
+import io.ragsearch.embed.ModelFiles;
 import io.ragsearch.embed.TextEmbedder;
 import io.ragsearch.mcp.McpHttpServer;
 import io.ragsearch.mcp.SearchTools;
@@ -42,6 +43,7 @@ public final class SearchServerApp implements AutoCloseable {
     private final ProjectCatalog catalog = new ProjectCatalog();
     private AdminServer admin;
     private TextEmbedder embedder;
+    private ProjectLoader.EmbeddingTokenizer tokenizerOnly;
     private ToolExecutor executor;
     private McpHttpServer mcp;
     private SearchService search;
@@ -84,7 +86,7 @@ public final class SearchServerApp implements AutoCloseable {
 
     /** Loads every project (also used by the query command, which serves nothing). */
     SearchService loadProjects(ProjectCatalog into) throws IOException {
-        ProjectLoader loader = new ProjectLoader(this::embedder);
+        ProjectLoader loader = new ProjectLoader(this::embeddingTokenizer, this::embedder);
         for (ServerConfig.ProjectConfig p : config.projects()) {
             health.phase("indexing project " + p.name());
             long t0 = System.nanoTime();
@@ -97,14 +99,37 @@ public final class SearchServerApp implements AutoCloseable {
                 SearchLimits.DEFAULTS.candidates(), SearchLimits.DEFAULTS.maxHitChars()));
     }
 
-    /** Loaded on first use: a lexical-only configuration never pays for the model. */
+    /** The tokenizer alone: enough to decide AUTO retrieval without loading the model. */
+    private synchronized ProjectLoader.EmbeddingTokenizer embeddingTokenizer() {
+        if (embedder != null) {
+            return new ProjectLoader.EmbeddingTokenizer(embedder.name(), embedder.tokenizer());
+        }
+        if (tokenizerOnly == null) {
+            try {
+                ModelFiles files = modelFiles();
+                tokenizerOnly = new ProjectLoader.EmbeddingTokenizer(files.name(), TextEmbedder.loadTokenizer(files));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return tokenizerOnly;
+    }
+
+    private ModelFiles modelFiles() throws IOException {
+        return EmbeddingModels.resolve(config.models().embeddingOrDefault(), env);
+    }
+
+    /** Loaded on first use: a configuration without a vector leg never pays for the model. */
     private synchronized TextEmbedder embedder() {
         if (embedder == null) {
             health.phase("loading embedding model");
             try {
                 long t0 = System.nanoTime();
-                embedder = TextEmbedder.load(EmbeddingModels.resolve(config.models().embeddingOrDefault(), env),
-                        Runtime.getRuntime().availableProcessors());
+                embedder = TextEmbedder.load(modelFiles(), Runtime.getRuntime().availableProcessors());
+                if (tokenizerOnly != null) {
+                    tokenizerOnly.tokenizer().close();
+                    tokenizerOnly = null;
+                }
                 LOG.info("embedding model {} ({}) loaded in {} ms", embedder.name(), embedder.digest(),
                         (System.nanoTime() - t0) / 1_000_000);
             } catch (IOException e) {
@@ -130,7 +155,12 @@ public final class SearchServerApp implements AutoCloseable {
         List<Map<String, Object>> models = new ArrayList<>();
         TextEmbedder e = embedder;
         if (e != null) {
-            models.add(Map.of("role", "embedding", "name", e.name(), "digest", e.digest(), "dimension", e.dimension()));
+            models.add(Map.of("role", "embedding", "name", e.name(), "digest", e.digest(), "dimension", e.dimension(),
+                    "loaded", true));
+        } else {
+            ServerConfig.ModelRef ref = config.models().embeddingOrDefault();
+            models.add(Map.of("role", "embedding", "name", ref.builtin() != null ? ref.builtin() : ref.path(), "loaded", false,
+                    "why", "no project uses a vector leg"));
         }
         info.put("models", models);
         List<Map<String, Object>> projects = new ArrayList<>();
@@ -199,6 +229,9 @@ public final class SearchServerApp implements AutoCloseable {
         catalog.all().forEach(p -> p.index().close());
         if (embedder != null) {
             embedder.close();
+        }
+        if (tokenizerOnly != null) {
+            tokenizerOnly.tokenizer().close();
         }
     }
 }

@@ -51,6 +51,16 @@ class CorpusLoaderTest {
     }
 
     @Test
+    void includeGlobsChooseTheFiles() throws IOException {
+        Files.writeString(dir.resolve("law.md"), "##### 제1조 (목적)\n목적.\n");
+        Files.writeString(dir.resolve("SOURCE.txt"), "Where the files came from.\n");
+        assertEquals(List.of("SOURCE", "law"), new CorpusLoader(false).load("p", dir).corpus().documents().stream()
+                .map(Document::id).toList());
+        assertEquals(List.of("law"), new CorpusLoader(false, List.of("*.md")).load("p", dir).corpus().documents().stream()
+                .map(Document::id).toList());
+    }
+
+    @Test
     void versionFollowsContent() throws IOException {
         Files.writeString(dir.resolve("a.md"), "##### 제1조 (목적)\n하나.\n");
         String v1 = new CorpusLoader(false).load("p", dir).corpus().version();

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Runs every test of the project on a fresh machine: installs and starts what the tests need,
+# then the Maven build with all tests. CI (.ci/run) calls exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The Korean statutes used by integration checks live beside the checkout in shared/.
+if [[ -z "${RAGSEARCH_SHARED_CORPUS:-}" && -d ../shared/corpus/ko-statutes ]]; then
+  export RAGSEARCH_SHARED_CORPUS="$(cd ../shared/corpus/ko-statutes && pwd)"
+fi
+
+exec mvn -B -ntp verify "$@"

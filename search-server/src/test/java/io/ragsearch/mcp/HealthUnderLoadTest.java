@@ -1,0 +1,141 @@
+package io.ragsearch.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.ragsearch.server.SearchServerApp;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The field lesson: health must never wait behind tool work. Two tool threads are kept busy by
+ * twelve clients sending the longest allowed hybrid searches (query embedding + BM25 over every
+ * term) while /livez is polled every 50 ms; its latency is measured and asserted with a
+ * generous bound. The busy test shows the bounded queue answering "busy, retry" at once.
+ */
+class HealthUnderLoadTest {
+
+    private static final int CLIENTS = 12;
+    private static final long LOAD_MILLIS = 6_000;
+
+    @Test
+    void livezAnswersFastWhileEveryToolThreadIsBusy() throws Exception {
+        try (SearchServerApp app = TestServers.startSample(TestServers.server("127.0.0.1", 2, 64, null))) {
+            String longQuery = ("annual leave sick leave remote work overtime hotel meals mileage password laptop gifts "
+                    + "confidentiality parental ").repeat(10).substring(0, 990);
+            AtomicBoolean running = new AtomicBoolean(true);
+            AtomicInteger ok = new AtomicInteger();
+            AtomicInteger failed = new AtomicInteger();
+            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+            List<Future<?>> load = new ArrayList<>();
+            for (int i = 0; i < CLIENTS; i++) {
+                load.add(clients.submit(() -> {
+                    McpSyncClient client = TestServers.client(app.mcpPort());
+                    try {
+                        while (running.get()) {
+                            CallToolResult r = client.callTool(new CallToolRequest("search",
+                                    Map.of("project", "handbook-en", "query", longQuery, "top_k", 5)));
+                            (Boolean.TRUE.equals(r.isError()) ? failed : ok).incrementAndGet();
+                        }
+                    } finally {
+                        client.closeGracefully();
+                    }
+                    return null;
+                }));
+            }
+
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            HttpRequest livez = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + "/livez"))
+                    .timeout(Duration.ofSeconds(10)).build();
+            List<Double> millis = new ArrayList<>();
+            int samples = 0;
+            int saturated = 0;
+            Thread.sleep(1_000); // let every client connect and the pool fill
+            long end = System.currentTimeMillis() + LOAD_MILLIS;
+            while (System.currentTimeMillis() < end) {
+                if (app.executor().running() == 2) {
+                    saturated++;
+                }
+                samples++;
+                long t0 = System.nanoTime();
+                HttpResponse<String> r = http.send(livez, HttpResponse.BodyHandlers.ofString());
+                millis.add((System.nanoTime() - t0) / 1e6);
+                assertEquals(200, r.statusCode());
+                Thread.sleep(50);
+            }
+            running.set(false);
+            for (Future<?> f : load) {
+                f.get();
+            }
+            clients.shutdown();
+
+            Collections.sort(millis);
+            double p50 = millis.get(millis.size() / 2);
+            double p99 = millis.get((int) Math.ceil(millis.size() * 0.99) - 1);
+            double max = millis.get(millis.size() - 1);
+            System.out.printf(Locale.ROOT, "[health-under-load] searches ok=%d failed=%d; tool pool saturated in %d/%d samples; "
+                    + "livez n=%d p50=%.1f ms p99=%.1f ms max=%.1f ms%n", ok.get(), failed.get(), saturated, samples,
+                    millis.size(), p50, p99, max);
+            assertEquals(0, failed.get(), "searches failed under load");
+            assertTrue(ok.get() > CLIENTS, "load ran: " + ok.get());
+            assertTrue(saturated * 2 > samples, "tool threads were busy for most of the run: " + saturated + "/" + samples);
+            assertTrue(max < 1_000, "livez max " + max + " ms under load");
+        }
+    }
+
+    @Test
+    void aFullToolQueueAnswersBusyAtOnceAndNothingElseFails() throws Exception {
+        // One tool thread, one queue slot, and enough HTTP capacity that every request reaches the queue.
+        try (SearchServerApp app = TestServers.startSample(TestServers.server("127.0.0.1", 1, 1, 32))) {
+            int callers = 16;
+            ExecutorService pool = Executors.newFixedThreadPool(callers);
+            List<McpSyncClient> clients = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                clients.add(TestServers.client(app.mcpPort()));
+            }
+            String query = "annual leave sick leave remote work overtime hotel meals ".repeat(15);
+            List<Future<String>> calls = new ArrayList<>();
+            for (McpSyncClient c : clients) {
+                calls.add(pool.submit(() -> {
+                    CallToolResult r = c.callTool(new CallToolRequest("search", Map.of("project", "handbook-en", "query", query)));
+                    return Boolean.TRUE.equals(r.isError()) ? ((TextContent) r.content().get(0)).text() : "ok";
+                }));
+            }
+            int busy = 0;
+            int ok = 0;
+            for (Future<String> f : calls) {
+                String outcome = f.get();
+                if (outcome.equals("ok")) {
+                    ok++;
+                } else {
+                    assertTrue(outcome.startsWith("busy, retry"), outcome);
+                    busy++;
+                }
+            }
+            clients.forEach(McpSyncClient::closeGracefully);
+            pool.shutdown();
+            System.out.printf(Locale.ROOT, "[busy] %d callers: ok=%d busy=%d%n", callers, ok, busy);
+            assertTrue(ok >= 1, "some calls are served");
+            assertTrue(busy >= 1, "a full queue refuses instead of queueing without bound");
+            assertTrue(app.metrics().render().contains("ragsearch_tool_busy_rejections_total " + busy));
+        }
+    }
+}

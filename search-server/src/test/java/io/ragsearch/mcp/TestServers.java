@@ -1,0 +1,76 @@
+package io.ragsearch.mcp;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.search.TestProjects;
+import io.ragsearch.server.SearchServerApp;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** Starts the real server on ephemeral ports and connects real MCP clients to it. */
+public final class TestServers {
+
+    private TestServers() {
+    }
+
+    public static ServerConfig.Server server(String bind, Integer toolThreads, Integer toolQueue, Integer maxInFlight) {
+        return new ServerConfig.Server(bind, 0, 0, toolThreads, toolQueue, maxInFlight, null, null, null);
+    }
+
+    public static SearchServerApp startSample(ServerConfig.Server server) throws Exception {
+        ServerConfig config = new ServerConfig(server, null, List.of(
+                TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null),
+                TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
+        return SearchServerApp.start(config, Map.of());
+    }
+
+    public static McpSyncClient client(int port) {
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + port)
+                .endpoint("/mcp")
+                .build();
+        // The SDK client gives up after 20 s by default; loaded CI machines can be slower than that.
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(120)).build();
+        client.initialize();
+        return client;
+    }
+
+    /** A raw HTTP/1.1 exchange, for headers the JDK client will not send (Host) and bodies it would hide. */
+    public record RawResponse(int status, String body) {
+    }
+
+    public static RawResponse raw(int port, String method, String host, Map<String, String> headers, String body) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            byte[] payload = body.getBytes(StandardCharsets.UTF_8);
+            StringBuilder req = new StringBuilder(method + " /mcp HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n");
+            headers.forEach((k, v) -> req.append(k).append(": ").append(v).append("\r\n"));
+            req.append("Content-Length: ").append(payload.length).append("\r\n\r\n");
+            OutputStream out = socket.getOutputStream();
+            out.write(req.toString().getBytes(StandardCharsets.UTF_8));
+            out.write(payload);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            in.transferTo(all);
+            String text = all.toString(StandardCharsets.UTF_8);
+            int status = Integer.parseInt(text.substring(9, 12));
+            int split = text.indexOf("\r\n\r\n");
+            return new RawResponse(status, split < 0 ? "" : text.substring(split + 4));
+        }
+    }
+
+    public static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+            + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
+
+    public static final Map<String, String> JSON_HEADERS = Map.of(
+            "Content-Type", "application/json", "Accept", "application/json, text/event-stream");
+}

@@ -1,0 +1,50 @@
+package io.ragsearch.search;
+
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.embed.ModelFiles;
+import io.ragsearch.embed.TextEmbedder;
+import io.ragsearch.server.SampleCorpus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/** The real built-in model, loaded once per test JVM, and the packaged sample corpus. */
+public final class TestProjects {
+
+    private static TextEmbedder embedder;
+
+    private TestProjects() {
+    }
+
+    public static synchronized TextEmbedder embedder() {
+        if (embedder == null) {
+            try {
+                embedder = TextEmbedder.load(ModelFiles.builtin(ModelFiles.BUILTIN_MINILM), 2);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return embedder;
+    }
+
+    public static ProjectLoader.EmbeddingTokenizer tokenizer() {
+        return new ProjectLoader.EmbeddingTokenizer(embedder().name(), embedder().tokenizer());
+    }
+
+    public static Path sampleDirectory(String sub) {
+        try {
+            return SampleCorpus.locate().resolve(sub);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static ServerConfig.ProjectConfig config(String name, Path dir, String retrieval) {
+        return new ServerConfig.ProjectConfig(name, "test project " + name, new ServerConfig.Source(dir.toString()),
+                null, retrieval, null, null);
+    }
+
+    public static Project load(String name, Path dir, String retrieval) throws IOException {
+        return new ProjectLoader(TestProjects::tokenizer, TestProjects::embedder).load(config(name, dir, retrieval));
+    }
+}
