@@ -2,7 +2,6 @@ package io.ragsearch.admin;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.DoubleAdder;
@@ -51,7 +50,7 @@ public final class Metrics {
         if (v == Math.rint(v) && Math.abs(v) < 1e15) {
             return Long.toString((long) v);
         }
-        return String.format(Locale.ROOT, "%.6g", v);
+        return Double.toString(v);
     }
 
     private abstract static class Family {

@@ -167,6 +167,15 @@ class McpToolsOverHttpTest {
         TestServers.RawResponse good = TestServers.raw(app.mcpPort(), "POST", "localhost:" + app.mcpPort(),
                 TestServers.JSON_HEADERS, TestServers.INITIALIZE);
         assertEquals(200, good.status(), good.body());
+
+        java.util.Map<String, String> foreignOrigin = new java.util.HashMap<>(TestServers.JSON_HEADERS);
+        foreignOrigin.put("Origin", "http://attacker.example");
+        assertEquals(403, TestServers.raw(app.mcpPort(), "POST", "localhost:" + app.mcpPort(), foreignOrigin,
+                TestServers.INITIALIZE).status());
+        java.util.Map<String, String> localOrigin = new java.util.HashMap<>(TestServers.JSON_HEADERS);
+        localOrigin.put("Origin", "http://localhost:3000");
+        assertEquals(200, TestServers.raw(app.mcpPort(), "POST", "localhost:" + app.mcpPort(), localOrigin,
+                TestServers.INITIALIZE).status());
     }
 
     @Test
