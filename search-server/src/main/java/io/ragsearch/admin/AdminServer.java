@@ -31,7 +31,7 @@ public final class AdminServer implements AutoCloseable {
     private final ExecutorService executor;
 
     public AdminServer(String bindAddress, int port, HealthState health, Metrics metrics,
-                       Supplier<Map<String, Object>> info) throws IOException {
+                       Supplier<Map<String, Object>> info, Supplier<Optional<Object>> calibration) throws IOException {
         server = HttpServer.create(new InetSocketAddress(bindAddress, port), 64);
         AtomicInteger n = new AtomicInteger();
         executor = Executors.newFixedThreadPool(THREADS, r -> {
@@ -61,6 +61,14 @@ public final class AdminServer implements AutoCloseable {
             }
         });
         server.createContext("/info", ex -> respondJson(ex, 200, info.get()));
+        server.createContext("/calibration", ex -> {
+            Optional<Object> measured = calibration.get();
+            if (measured.isPresent()) {
+                respondJson(ex, 200, measured.get());
+            } else {
+                respondJson(ex, 503, Map.of("status", "not measured", "phase", health.startupPhase()));
+            }
+        });
         server.createContext("/metrics", ex -> respond(ex, 200, "text/plain; version=0.0.4", metrics.render()));
     }
 

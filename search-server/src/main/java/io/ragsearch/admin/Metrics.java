@@ -81,6 +81,10 @@ public final class Metrics {
             value.increment();
         }
 
+        public void inc(long n) {
+            value.add(n);
+        }
+
         public long value() {
             return value.sum();
         }

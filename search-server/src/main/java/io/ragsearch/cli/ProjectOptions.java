@@ -29,7 +29,7 @@ final class ProjectOptions {
         if (file == null && env.get("RAGSEARCH_CONFIG") != null && !env.get("RAGSEARCH_CONFIG").isBlank()) {
             file = Path.of(env.get("RAGSEARCH_CONFIG"));
         }
-        ServerConfig base = file == null ? new ServerConfig(null, null, null) : ConfigLoader.load(file);
+        ServerConfig base = file == null ? new ServerConfig(null, null, null, null) : ConfigLoader.load(file);
         List<ServerConfig.ProjectConfig> extra = new ArrayList<>();
         for (String p : projects) {
             int eq = p.indexOf('=');

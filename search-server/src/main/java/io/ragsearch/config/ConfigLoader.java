@@ -27,18 +27,18 @@ public final class ConfigLoader {
         }
         ServerConfig config = parse(text, file.toString());
         Path base = file.toAbsolutePath().getParent();
-        return new ServerConfig(config.server(), config.models(), config.projects().stream()
+        return new ServerConfig(config.server(), config.models(), config.rerank(), config.projects().stream()
                 .map(p -> p.source() == null || p.source().directory() == null ? p
                         : new ServerConfig.ProjectConfig(p.name(), p.description(),
                                 new ServerConfig.Source(base.resolve(p.source().directory()).normalize().toString(),
                                         p.source().include()),
-                                p.language(), p.retrieval(), p.gate(), p.includeAddenda()))
+                                p.language(), p.retrieval(), p.gate(), p.includeAddenda(), p.reranker()))
                 .toList());
     }
 
     public static ServerConfig parse(String yaml, String origin) {
         if (yaml.isBlank()) {
-            return new ServerConfig(null, null, null);
+            return new ServerConfig(null, null, null, null);
         }
         try {
             return YAML.readValue(yaml, ServerConfig.class);

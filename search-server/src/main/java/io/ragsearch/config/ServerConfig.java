@@ -11,13 +11,14 @@ import java.util.regex.Pattern;
  * The server's configuration file (YAML at RAGSEARCH_CONFIG or --config). Absent fields take
  * defaults; unknown fields are errors, so a typo never silently falls back to a default.
  */
-public record ServerConfig(Server server, Models models, List<ProjectConfig> projects) {
+public record ServerConfig(Server server, Models models, Rerank rerank, List<ProjectConfig> projects) {
 
     private static final Pattern PROJECT_NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
 
     public ServerConfig {
         server = server == null ? Server.defaults() : server;
         models = models == null ? new Models(null) : models;
+        rerank = rerank == null ? Rerank.defaults() : rerank;
         projects = projects == null ? List.of() : List.copyOf(projects);
     }
 
@@ -77,9 +78,62 @@ public record ServerConfig(Server server, Models models, List<ProjectConfig> pro
     public record ModelRef(String builtin, String path) {
     }
 
+    /** A project's reranker: the cost stand-in {builtin: minilm-pair} or a cross-encoder directory. */
+    public record RerankerRef(String builtin, String path, Integer maxSeqLen) {
+    }
+
+    /**
+     * Rerank resources, shared by all projects of the process. {@code concurrency}: permits of
+     * the memory bound (RAGSEARCH_RERANK_CONCURRENCY; 1 until the operator has a measurement).
+     */
+    public record Rerank(Integer concurrency, Integer queueTimeoutMillis, Integer intraOpThreads, String arena,
+                         Boolean calibrate, List<Integer> calibrationLevels) {
+
+        public static Rerank defaults() {
+            return new Rerank(null, null, null, null, null, null);
+        }
+
+        public int concurrencyOrDefault() {
+            return concurrency == null ? 1 : concurrency;
+        }
+
+        /** A search waits this long for a rerank slot before "busy, retry" (a client's patience, not the probe's). */
+        public int queueTimeoutMillisOrDefault() {
+            return queueTimeoutMillis == null ? 10_000 : queueTimeoutMillis;
+        }
+
+        /** One thread per run: concurrency, bounded by memory and cores, is the lever (see docs/memory.md). */
+        public int intraOpThreadsOrDefault() {
+            return intraOpThreads == null ? 1 : intraOpThreads;
+        }
+
+        /** ONNX Runtime memory mode: shrink (default), keep or off; see SessionSettings. */
+        public io.ragsearch.embed.SessionSettings.Arena arenaOrDefault() {
+            return arena == null ? io.ragsearch.embed.SessionSettings.Arena.SHRINK : io.ragsearch.embed.SessionSettings.Arena.parse(arena);
+        }
+
+        public boolean calibrateOrDefault() {
+            return calibrate == null || calibrate;
+        }
+
+        public List<Integer> calibrationLevelsOrDefault() {
+            return calibrationLevels == null || calibrationLevels.isEmpty()
+                    ? io.ragsearch.calibrate.Calibrator.DEFAULT_LEVELS : calibrationLevels;
+        }
+
+        Rerank withConcurrency(Integer n) {
+            return n == null ? this : new Rerank(n, queueTimeoutMillis, intraOpThreads, arena, calibrate, calibrationLevels);
+        }
+    }
+
     /** One project: a name agents use, a description they read, and where its documents are. */
     public record ProjectConfig(String name, String description, Source source, String language,
-                                String retrieval, Gate gate, Boolean includeAddenda) {
+                                String retrieval, Gate gate, Boolean includeAddenda, RerankerRef reranker) {
+
+        public ProjectConfig(String name, String description, Source source, String language, String retrieval,
+                             Gate gate, Boolean includeAddenda) {
+            this(name, description, source, language, retrieval, gate, includeAddenda, null);
+        }
 
         public String languageOrDefault() {
             return language == null ? "auto" : language;
@@ -120,17 +174,17 @@ public record ServerConfig(Server server, Models models, List<ProjectConfig> pro
     public ServerConfig withEnvironment(Map<String, String> env) {
         Server s = server.withListener(env.get("RAGSEARCH_BIND_ADDRESS"),
                 intFromEnv(env, "RAGSEARCH_MCP_PORT"), intFromEnv(env, "RAGSEARCH_ADMIN_PORT"));
-        return new ServerConfig(s, models, projects);
+        return new ServerConfig(s, models, rerank.withConcurrency(intFromEnv(env, "RAGSEARCH_RERANK_CONCURRENCY")), projects);
     }
 
     public ServerConfig withListener(String bind, Integer mcpPort, Integer adminPort) {
-        return new ServerConfig(server.withListener(bind, mcpPort, adminPort), models, projects);
+        return new ServerConfig(server.withListener(bind, mcpPort, adminPort), models, rerank, projects);
     }
 
     public ServerConfig withProjects(List<ProjectConfig> more) {
         List<ProjectConfig> all = new ArrayList<>(projects);
         all.addAll(more);
-        return new ServerConfig(server, models, all);
+        return new ServerConfig(server, models, rerank, all);
     }
 
     private static Integer intFromEnv(Map<String, String> env, String name) {
@@ -157,6 +211,13 @@ public record ServerConfig(Server server, Models models, List<ProjectConfig> pro
         checkPositive(problems, "server.toolQueue", server.toolQueueOrDefault());
         checkPositive(problems, "server.maxInFlightRequests", server.maxInFlightRequestsOrDefault());
         checkPositive(problems, "server.maxQueryChars", server.maxQueryCharsOrDefault());
+        checkPositive(problems, "rerank.concurrency (RAGSEARCH_RERANK_CONCURRENCY)", rerank.concurrencyOrDefault());
+        checkPositive(problems, "rerank.queueTimeoutMillis", rerank.queueTimeoutMillisOrDefault());
+        checkPositive(problems, "rerank.intraOpThreads", rerank.intraOpThreadsOrDefault());
+        rerank.calibrationLevelsOrDefault().forEach(k -> checkPositive(problems, "rerank.calibrationLevels", k));
+        if (rerank.arena() != null) {
+            checkChoice(problems, "rerank.arena", rerank.arena(), List.of("shrink", "keep", "off"));
+        }
         ModelRef embedding = models.embeddingOrDefault();
         if ((embedding.builtin() == null) == (embedding.path() == null)) {
             problems.add("models.embedding needs exactly one of builtin or path");
@@ -178,6 +239,13 @@ public record ServerConfig(Server server, Models models, List<ProjectConfig> pro
             }
             checkChoice(problems, where + ".language", p.languageOrDefault(), List.of("auto", "ko", "korean", "en", "english"));
             checkChoice(problems, where + ".retrieval", p.retrievalOrDefault(), List.of("auto", "lexical", "vector", "hybrid"));
+            RerankerRef r = p.reranker();
+            if (r != null && (r.builtin() == null) == (r.path() == null)) {
+                problems.add(where + ".reranker needs exactly one of builtin or path");
+            }
+            if (r != null && r.maxSeqLen() != null && (r.maxSeqLen() < 8 || r.maxSeqLen() > 8192)) {
+                problems.add(where + ".reranker.maxSeqLen must be 8..8192 (got " + r.maxSeqLen() + ")");
+            }
             double t = p.thresholdOrDefault();
             if (t < 0 || t > 1) {
                 problems.add(where + ".gate.threshold must lie in [0, 1] (got " + t + ")");

@@ -1,10 +1,16 @@
 package io.ragsearch.embed;
 
-import io.ragsearch.corpus.CorpusLoader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where an ONNX model and its tokenizer.json come from: built-in models from jars on the class
@@ -17,11 +23,13 @@ public final class ModelFiles {
     public static final String BUILTIN_MINILM = "all-minilm-l6-v2";
 
     private final String name;
-    private final Reader model;
+    private final String source;
+    private final PathSource model;
     private final Reader tokenizer;
 
-    private ModelFiles(String name, Reader model, Reader tokenizer) {
+    private ModelFiles(String name, String source, PathSource model, Reader tokenizer) {
         this.name = name;
+        this.source = source;
         this.model = model;
         this.tokenizer = tokenizer;
     }
@@ -30,7 +38,7 @@ public final class ModelFiles {
         if (!BUILTIN_MINILM.equals(name)) {
             throw new IOException("unknown built-in model '" + name + "'; built in: " + BUILTIN_MINILM);
         }
-        return new ModelFiles(name, () -> classpathResource("/all-minilm-l6-v2.onnx"),
+        return new ModelFiles(name, "builtin:" + name, () -> extractedBuiltin("/all-minilm-l6-v2.onnx"),
                 () -> classpathResource("/all-minilm-l6-v2-tokenizer.json"));
     }
 
@@ -42,23 +50,72 @@ public final class ModelFiles {
                 throw new IOException("model directory " + dir + " has no " + required.getFileName());
             }
         }
-        return new ModelFiles(dir.getFileName().toString(), () -> Files.readAllBytes(model), () -> Files.readAllBytes(tokenizer));
+        return new ModelFiles(dir.getFileName().toString(), dir.toAbsolutePath().normalize().toString(),
+                () -> model, () -> Files.readAllBytes(tokenizer));
     }
 
     public String name() {
         return name;
     }
 
-    public byte[] readModel() throws IOException {
-        return model.read();
+    /** Where the model comes from ("builtin:NAME" or a directory), part of the registry key. */
+    public String source() {
+        return source;
+    }
+
+    /**
+     * The model as a file ONNX Runtime can read itself: a 90 MB model never passes through the
+     * Java heap (a byte[] copy would grow the heap for good at startup).
+     */
+    public Path modelPath() throws IOException {
+        return model.path();
     }
 
     public byte[] readTokenizer() throws IOException {
         return tokenizer.read();
     }
 
-    public static String digestOf(byte[] model) {
-        return "sha256:" + CorpusLoader.sha256(model);
+    /** sha256 of a file, streamed. */
+    public static String digestOf(Path file) throws IOException {
+        MessageDigest digest = sha256();
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                digest.update(buffer, 0, n);
+            }
+        }
+        return "sha256:" + HexFormat.of().formatHex(digest.digest());
+    }
+
+    /** Built-in models sit inside a jar; copied once per process to a temporary file. */
+    private static final Map<String, Path> EXTRACTED = new ConcurrentHashMap<>();
+
+    private static Path extractedBuiltin(String resource) throws IOException {
+        try {
+            return EXTRACTED.computeIfAbsent(resource, r -> {
+                try (InputStream in = ModelFiles.class.getResourceAsStream(r)) {
+                    if (in == null) {
+                        throw new IOException("built-in model file " + r + " is missing from the class path");
+                    }
+                    Path tmp = Files.createTempFile("ragsearch-model-", ".onnx");
+                    tmp.toFile().deleteOnExit();
+                    Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+                    return tmp;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
     }
 
     private static byte[] classpathResource(String path) throws IOException {
@@ -68,6 +125,11 @@ public final class ModelFiles {
             }
             return in.readAllBytes();
         }
+    }
+
+    @FunctionalInterface
+    private interface PathSource {
+        Path path() throws IOException;
     }
 
     @FunctionalInterface

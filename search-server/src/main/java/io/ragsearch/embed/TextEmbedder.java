@@ -25,15 +25,17 @@ public final class TextEmbedder implements AutoCloseable {
 
     private final String name;
     private final String digest;
-    private final OrtSession session;
+    private final ModelRegistry.LoadedModel model;
     private final HuggingFaceTokenizer tokenizer;
     private final boolean takesTokenTypes;
     private final int dimension;
 
-    private TextEmbedder(String name, String digest, OrtSession session, HuggingFaceTokenizer tokenizer) throws OrtException {
+    private TextEmbedder(String name, String digest, ModelRegistry.LoadedModel model, HuggingFaceTokenizer tokenizer)
+            throws OrtException {
         this.name = name;
         this.digest = digest;
-        this.session = session;
+        this.model = model;
+        OrtSession session = model.session();
         this.tokenizer = tokenizer;
         Set<String> inputs = session.getInputNames();
         if (!inputs.contains("input_ids") || !inputs.contains("attention_mask")) {
@@ -48,17 +50,12 @@ public final class TextEmbedder implements AutoCloseable {
         return Tokenizers.fromJson(files.readTokenizer(), MAX_TOKENS);
     }
 
-    public static TextEmbedder load(ModelFiles files, int intraOpThreads) throws IOException {
+    public static TextEmbedder load(ModelRegistry registry, ModelFiles files, SessionSettings settings) throws IOException {
+        ModelRegistry.LoadedModel model = registry.load(files, settings);
         try {
-            OrtEnvironment env = OrtEnvironment.getEnvironment();
-            OrtSession.SessionOptions options = new OrtSession.SessionOptions();
-            options.setIntraOpNumThreads(intraOpThreads);
-            options.setInterOpNumThreads(1);
-            byte[] model = files.readModel();
-            OrtSession session = env.createSession(model, options);
-            return new TextEmbedder(files.name(), ModelFiles.digestOf(model), session, loadTokenizer(files));
+            return new TextEmbedder(model.name(), model.digest(), model, loadTokenizer(files));
         } catch (OrtException e) {
-            throw new IOException("cannot load embedding model " + files.name() + ": " + e.getMessage(), e);
+            throw new IOException("embedding model " + files.name() + " does not fit: " + e.getMessage(), e);
         }
     }
 
@@ -120,7 +117,7 @@ public final class TextEmbedder implements AutoCloseable {
             if (takesTokenTypes) {
                 inputs.put("token_type_ids", OnnxTensor.createTensor(env, types));
             }
-            try (OrtSession.Result result = session.run(inputs)) {
+            try (OrtSession.Result result = model.run(inputs)) {
                 float[][][] tokens = (float[][][]) result.get(0).getValue();
                 return meanPool(tokens, mask);
             }
@@ -149,13 +146,9 @@ public final class TextEmbedder implements AutoCloseable {
         return out;
     }
 
+    /** The session belongs to the model registry; only the tokenizer is this embedder's own. */
     @Override
     public void close() {
-        try {
-            session.close();
-        } catch (OrtException e) {
-            // closing at shutdown: nothing left to protect
-        }
         tokenizer.close();
     }
 }

@@ -52,6 +52,7 @@ public final class SearchTools {
                 "articles", integer("number of articles", 0, Integer.MAX_VALUE),
                 "language", string("analyzer language: korean or english"),
                 "retrieval", string("retrieval mode in force: lexical, vector or hybrid"),
+                "rerank", string("what reranking does in this project"),
                 "corpusVersion", string("identifies the indexed content")),
                 List.of("name", "description", "documents", "articles", "retrieval", "corpusVersion"));
         Tool tool = Tool.builder()
@@ -105,6 +106,7 @@ public final class SearchTools {
                         "project", string("project searched"),
                         "query", string("the query as searched"),
                         "retrieval", string("retrieval mode used"),
+                        "reranker", string("reranker applied: none, a cross-encoder, or the cost stand-in (order unchanged)"),
                         "results", array(hit),
                         "gate", gate), List.of("project", "query", "results", "gate")))
                 .annotations(readOnly("Search articles"))
@@ -223,10 +225,11 @@ public final class SearchTools {
     }
 
     record ProjectSummary(String name, String description, int documents, int articles, String language,
-                          String retrieval, String corpusVersion) {
+                          String retrieval, String rerank, String corpusVersion) {
         static ProjectSummary of(Project p) {
             return new ProjectSummary(p.name(), p.description(), p.corpus().documents().size(), p.corpus().articleCount(),
-                    p.index().language().name().toLowerCase(Locale.ROOT), p.mode().wireName(), p.corpus().version());
+                    p.index().language().name().toLowerCase(Locale.ROOT), p.mode().wireName(), p.rerankDescription(),
+                    p.corpus().version());
         }
     }
 

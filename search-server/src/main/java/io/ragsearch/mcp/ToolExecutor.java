@@ -2,6 +2,7 @@ package io.ragsearch.mcp;
 
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.ragsearch.admin.Metrics;
+import io.ragsearch.rerank.RerankBusyException;
 import io.ragsearch.search.InvalidRequestException;
 import io.ragsearch.search.NotFoundException;
 import java.util.UUID;
@@ -75,7 +76,7 @@ public final class ToolExecutor implements AutoCloseable {
             CallToolResult result = body.get();
             count(tool, Boolean.TRUE.equals(result.isError()) ? "error" : "ok");
             return result;
-        } catch (NotFoundException | InvalidRequestException e) {
+        } catch (NotFoundException | InvalidRequestException | RerankBusyException e) {
             count(tool, "error");
             return ToolResults.error(e.getMessage());
         } catch (RuntimeException e) {

@@ -3,6 +3,7 @@ package io.ragsearch.search;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.corpus.Document;
 import io.ragsearch.index.ProjectIndex;
+import io.ragsearch.rerank.Reranker;
 import java.util.List;
 
 /**
@@ -10,7 +11,17 @@ import java.util.List;
  * says why, when AUTO chose (e.g. "vector leg off: the embedding model covers 3% of the words").
  */
 public record Project(String name, String description, Corpus corpus, ProjectIndex index,
-                      RetrievalMode mode, String modeReason, RelevanceGate gate, List<String> loadProblems) {
+                      RetrievalMode mode, String modeReason, RelevanceGate gate, List<String> loadProblems,
+                      Reranker reranker) {
+
+    /** What reranking does for this project, in words for /info and list_projects. */
+    public String rerankDescription() {
+        if (reranker == null) {
+            return "none: no cross-encoder configured, the fused hybrid order stands";
+        }
+        return reranker.trained() ? "cross-encoder " + reranker.name() + " reorders and gates the top candidates"
+                : reranker.name() + " cost stand-in: does the work of a MiniLM-L6 cross-encoder, never changes order or gate";
+    }
 
     public Document document(String id) {
         return corpus.document(id).orElseThrow(() -> new NotFoundException(

@@ -1,7 +1,10 @@
 package io.ragsearch.search;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import io.ragsearch.config.ServerConfig;
 import io.ragsearch.config.ServerConfig.ProjectConfig;
+import io.ragsearch.rerank.Reranker;
+import java.util.function.Function;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.index.IndexBuilder;
 import io.ragsearch.index.Language;
@@ -29,6 +32,7 @@ public final class ProjectLoader {
 
     private final Supplier<EmbeddingTokenizer> tokenizer;
     private final Supplier<TextEmbedder> embedder;
+    private final Function<ServerConfig.RerankerRef, Reranker> rerankers;
 
     /**
      * @param tokenizer the embedding model's tokenizer and name, for judging whether a corpus
@@ -36,8 +40,17 @@ public final class ProjectLoader {
      * @param embedder  the embedding model itself, asked for only when a vector leg is on
      */
     public ProjectLoader(Supplier<EmbeddingTokenizer> tokenizer, Supplier<TextEmbedder> embedder) {
+        this(tokenizer, embedder, ref -> {
+            throw new IllegalStateException("no rerankers in this context");
+        });
+    }
+
+    /** @param rerankers builds (or shares) the reranker a project names */
+    public ProjectLoader(Supplier<EmbeddingTokenizer> tokenizer, Supplier<TextEmbedder> embedder,
+                         Function<ServerConfig.RerankerRef, Reranker> rerankers) {
         this.tokenizer = tokenizer;
         this.embedder = embedder;
+        this.rerankers = rerankers;
     }
 
     /** An embedding model's tokenizer with the model's name, for messages. */
@@ -77,7 +90,8 @@ public final class ProjectLoader {
                 corpus.documents().size(), corpus.articleCount(), language.name().toLowerCase(Locale.ROOT),
                 mode.wireName(), reason);
         ProjectIndex index = IndexBuilder.build(corpus, language, mode.usesVectors() ? embedder.get() : null, null);
+        Reranker reranker = config.reranker() == null ? null : rerankers.apply(config.reranker());
         return new Project(config.name(), config.descriptionOrDefault(), corpus, index, mode, reason,
-                new RelevanceGate(config.thresholdOrDefault()), loaded.problems());
+                new RelevanceGate(config.thresholdOrDefault()), loaded.problems(), reranker);
     }
 }

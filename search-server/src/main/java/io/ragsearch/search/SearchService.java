@@ -5,6 +5,8 @@ import io.ragsearch.embed.TextEmbedder;
 import io.ragsearch.index.IndexedArticle;
 import io.ragsearch.index.ProjectIndex;
 import io.ragsearch.index.RankedArticle;
+import io.ragsearch.rerank.RerankLimiter;
+import io.ragsearch.rerank.Reranker;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,11 +26,18 @@ public final class SearchService {
     private final ProjectCatalog catalog;
     private final TextEmbedder embedder;
     private final SearchLimits limits;
+    private final RerankLimiter rerankLimiter;
 
     public SearchService(ProjectCatalog catalog, TextEmbedder embedder, SearchLimits limits) {
+        this(catalog, embedder, limits, null);
+    }
+
+    /** @param rerankLimiter the process-wide rerank bound; needed when any project reranks */
+    public SearchService(ProjectCatalog catalog, TextEmbedder embedder, SearchLimits limits, RerankLimiter rerankLimiter) {
         this.catalog = catalog;
         this.embedder = embedder;
         this.limits = limits;
+        this.rerankLimiter = rerankLimiter;
     }
 
     public SearchLimits limits() {
@@ -54,17 +63,51 @@ public final class SearchService {
         List<ReciprocalRankFusion.Fused> candidates =
                 ReciprocalRankFusion.fuse(legs, ReciprocalRankFusion.DEFAULT_K, limits.candidates());
 
+        double[] relevance = new double[candidates.size()];
+        for (int i = 0; i < candidates.size(); i++) {
+            relevance[i] = relevance(mode, index, terms, queryVector, candidates.get(i).position());
+        }
+        List<Integer> order = rerank(project, q, candidates, relevance);
+
         RelevanceGate gate = project.gate();
         double best = 0;
         List<SearchHit> hits = new ArrayList<>();
-        for (ReciprocalRankFusion.Fused candidate : candidates) {
-            double relevance = relevance(mode, index, terms, queryVector, candidate.position());
-            best = Math.max(best, relevance);
-            if (gate.admits(relevance) && hits.size() < k) {
-                hits.add(hit(index.article(candidate.position()), relevance));
+        for (int i : order) {
+            best = Math.max(best, relevance[i]);
+            if (gate.admits(relevance[i]) && hits.size() < k) {
+                hits.add(hit(index.article(candidates.get(i).position()), relevance[i]));
             }
         }
-        return new SearchResponse(project.name(), q, mode.wireName(), hits, gate.judge(best));
+        Reranker reranker = project.reranker();
+        String rerankerName = reranker == null ? "none" : reranker.trained() ? reranker.name() : reranker.name() + " (cost stand-in)";
+        return new SearchResponse(project.name(), q, mode.wireName(), rerankerName, hits, gate.judge(best));
+    }
+
+    /**
+     * The order in which candidates are judged. A trained cross-encoder scores every candidate
+     * under the rerank bound; its probability becomes the relevance and sets the order. The cost
+     * stand-in is run the same way (its cost is real) but leaves order and relevance alone.
+     */
+    private List<Integer> rerank(Project project, String query, List<ReciprocalRankFusion.Fused> candidates, double[] relevance) {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < candidates.size(); i++) {
+            order.add(i);
+        }
+        Reranker reranker = project.reranker();
+        if (reranker == null || candidates.isEmpty()) {
+            return order;
+        }
+        List<String> passages = candidates.stream()
+                .map(c -> project.index().article(c.position()).article().searchableText())
+                .toList();
+        float[] scores = rerankLimiter.score(reranker, query, passages);
+        if (reranker.trained()) {
+            for (int i = 0; i < scores.length; i++) {
+                relevance[i] = scores[i];
+            }
+            order.sort((a, b) -> Double.compare(relevance[b], relevance[a]));
+        }
+        return order;
     }
 
     private static double relevance(RetrievalMode mode, ProjectIndex index, ProjectIndex.QueryTerms terms,

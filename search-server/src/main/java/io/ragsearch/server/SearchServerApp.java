@@ -4,6 +4,15 @@ import io.ragsearch.admin.AdminServer;
 import io.ragsearch.admin.HealthState;
 import io.ragsearch.admin.Metrics;
 import io.ragsearch.admin.ProcessMemory;
+import io.ragsearch.calibrate.Calibration;
+import io.ragsearch.calibrate.Calibrator;
+import io.ragsearch.calibrate.MemoryProbe;
+import io.ragsearch.calibrate.NativeMemorySettings;
+import io.ragsearch.embed.ModelRegistry;
+import io.ragsearch.embed.SessionSettings;
+import io.ragsearch.rerank.RerankLimiter;
+import io.ragsearch.rerank.Reranker;
+import io.ragsearch.rerank.RerankerFactory;
 import io.ragsearch.config.ServerConfig;
 import io.ragsearch.embed.EmbeddingModels;
 import io.ragsearch.embed.ModelFiles;
@@ -24,6 +33,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +53,9 @@ public final class SearchServerApp implements AutoCloseable {
     private final HealthState health = new HealthState();
     private final ProjectCatalog catalog = new ProjectCatalog();
     private AdminServer admin;
+    private final ModelRegistry registry = new ModelRegistry();
+    private final Map<ServerConfig.RerankerRef, Reranker> rerankers = new ConcurrentHashMap<>();
+    private volatile Calibration calibration;
     private TextEmbedder embedder;
     private ProjectLoader.EmbeddingTokenizer tokenizerOnly;
     private ToolExecutor executor;
@@ -68,11 +82,14 @@ public final class SearchServerApp implements AutoCloseable {
 
     private void startAll() throws Exception {
         ServerConfig.Server s = config.server();
-        admin = new AdminServer(s.bindAddressOrDefault(), s.adminPortOrDefault(), health, metrics, this::info);
+        NativeMemorySettings.apply(); // before any model allocates: see the class for why
+        admin = new AdminServer(s.bindAddressOrDefault(), s.adminPortOrDefault(), health, metrics, this::info,
+                () -> Optional.ofNullable(calibration));
         admin.start();
         registerProcessMetrics();
 
         search = loadProjects(catalog);
+        calibrate();
         executor = new ToolExecutor(s.toolThreadsOrDefault(), s.toolQueueOrDefault(), metrics);
         SearchTools tools = new SearchTools(catalog, search, executor);
         TransportSecurityPolicy security = TransportSecurityPolicy.forBind(s.bindAddressOrDefault(), s.allowedHosts(), s.allowedOrigins());
@@ -86,7 +103,7 @@ public final class SearchServerApp implements AutoCloseable {
 
     /** Loads every project (also used by the query command, which serves nothing). */
     SearchService loadProjects(ProjectCatalog into) throws IOException {
-        ProjectLoader loader = new ProjectLoader(this::embeddingTokenizer, this::embedder);
+        ProjectLoader loader = new ProjectLoader(this::embeddingTokenizer, this::embedder, this::reranker);
         for (ServerConfig.ProjectConfig p : config.projects()) {
             health.phase("indexing project " + p.name());
             long t0 = System.nanoTime();
@@ -94,9 +111,48 @@ public final class SearchServerApp implements AutoCloseable {
             into.put(project);
             LOG.info("project {} indexed in {} ms", p.name(), (System.nanoTime() - t0) / 1_000_000);
         }
-        return new SearchService(into, embedder, new SearchLimits(config.server().maxQueryCharsOrDefault(),
+        ServerConfig.Rerank r = config.rerank();
+        RerankLimiter limiter = new RerankLimiter(r.concurrencyOrDefault(), r.queueTimeoutMillisOrDefault(), metrics);
+        return new SearchService(into, embedder, limits(), limiter);
+    }
+
+    private SearchLimits limits() {
+        return new SearchLimits(config.server().maxQueryCharsOrDefault(),
                 SearchLimits.DEFAULTS.defaultTopK(), SearchLimits.DEFAULTS.maxTopK(), SearchLimits.DEFAULTS.legDepth(),
-                SearchLimits.DEFAULTS.candidates(), SearchLimits.DEFAULTS.maxHitChars()));
+                SearchLimits.DEFAULTS.candidates(), SearchLimits.DEFAULTS.maxHitChars());
+    }
+
+    /** One reranker per distinct configuration; the registry shares the session between equal models. */
+    private Reranker reranker(ServerConfig.RerankerRef ref) {
+        return rerankers.computeIfAbsent(ref, key -> {
+            health.phase("loading reranker " + (key.builtin() != null ? key.builtin() : key.path()));
+            try {
+                ServerConfig.Rerank r = config.rerank();
+                return new RerankerFactory(registry, new SessionSettings(r.intraOpThreadsOrDefault(), r.arenaOrDefault()), env)
+                        .create(key);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** Measures the rerank cost before the server calls itself started (the operator reads it). */
+    private void calibrate() {
+        if (!config.rerank().calibrateOrDefault()) {
+            LOG.info("calibration disabled by configuration");
+            return;
+        }
+        health.phase("calibrating");
+        long t0 = System.nanoTime();
+        calibration = new Calibrator(MemoryProbe.detect(), config.rerank().calibrationLevelsOrDefault())
+                .calibrate(List.copyOf(rerankers.values()), limits().candidates());
+        LOG.info("calibration ({}, {} ms): resident {} MiB, {} MiB per rerank run, reranker {}", calibration.method(),
+                (System.nanoTime() - t0) / 1_000_000, calibration.residentBytes() >> 20, calibration.perRunBytes() >> 20,
+                calibration.reranker());
+        metrics.gauge("ragsearch_calibration_resident_bytes", "Resident memory measured by calibration", calibration::residentBytes);
+        metrics.gauge("ragsearch_calibration_per_run_bytes", "Memory one concurrent rerank run costs", calibration::perRunBytes);
+        metrics.gauge("ragsearch_calibration_memory_limit_bytes", "Memory limit seen by calibration (0: none)",
+                () -> calibration.memoryLimitBytes() == null ? 0 : calibration.memoryLimitBytes());
     }
 
     /** The tokenizer alone: enough to decide AUTO retrieval without loading the model. */
@@ -125,7 +181,9 @@ public final class SearchServerApp implements AutoCloseable {
             health.phase("loading embedding model");
             try {
                 long t0 = System.nanoTime();
-                embedder = TextEmbedder.load(modelFiles(), Runtime.getRuntime().availableProcessors());
+                // Embedding runs are small and already bounded by the tool threads; all cores serve each one.
+                embedder = TextEmbedder.load(registry, modelFiles(),
+                        new SessionSettings(Runtime.getRuntime().availableProcessors(), config.rerank().arenaOrDefault()));
                 if (tokenizerOnly != null) {
                     tokenizerOnly.tokenizer().close();
                     tokenizerOnly = null;
@@ -162,7 +220,10 @@ public final class SearchServerApp implements AutoCloseable {
             models.add(Map.of("role", "embedding", "name", ref.builtin() != null ? ref.builtin() : ref.path(), "loaded", false,
                     "why", "no project uses a vector leg"));
         }
+        rerankers.forEach((ref, r) -> models.add(Map.of("role", "reranker", "name", r.name(), "digest", r.digest(),
+                "trained", r.trained(), "maxSeqLen", r.maxSeqLen())));
         info.put("models", models);
+        info.put("rerankConcurrency", config.rerank().concurrencyOrDefault());
         List<Map<String, Object>> projects = new ArrayList<>();
         for (Project p : catalog.all()) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -174,6 +235,7 @@ public final class SearchServerApp implements AutoCloseable {
             m.put("retrieval", p.mode().wireName());
             m.put("retrievalReason", p.modeReason());
             m.put("gateThreshold", p.gate().threshold());
+            m.put("rerank", p.rerankDescription());
             m.put("loadProblems", p.loadProblems());
             projects.add(m);
         }
@@ -199,6 +261,10 @@ public final class SearchServerApp implements AutoCloseable {
 
     public Metrics metrics() {
         return metrics;
+    }
+
+    public Optional<Calibration> calibration() {
+        return Optional.ofNullable(calibration);
     }
 
     public ToolExecutor executor() {
@@ -233,5 +299,6 @@ public final class SearchServerApp implements AutoCloseable {
         if (tokenizerOnly != null) {
             tokenizerOnly.tokenizer().close();
         }
+        registry.close();
     }
 }

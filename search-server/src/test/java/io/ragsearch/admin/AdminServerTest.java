@@ -29,7 +29,9 @@ class AdminServerTest {
         metrics.histogram("demo_seconds", "a demo histogram", Metrics.LATENCY_BUCKETS).observe(0.02);
         AtomicReference<Optional<String>> database = new AtomicReference<>(Optional.empty());
         health.addReadinessCheck(database::get);
-        try (AdminServer admin = new AdminServer("127.0.0.1", 0, health, metrics, () -> Map.of("version", "test"))) {
+        AtomicReference<Optional<Object>> calibration = new AtomicReference<>(Optional.empty());
+        try (AdminServer admin = new AdminServer("127.0.0.1", 0, health, metrics, () -> Map.of("version", "test"),
+                () -> calibration.get())) {
             admin.start();
             int port = admin.port();
             health.phase("indexing project rules");
@@ -42,6 +44,9 @@ class AdminServerTest {
             assertEquals(503, notReady.statusCode());
             assertTrue(notReady.body().contains("\"reason\":\"starting: indexing project rules\""), notReady.body());
 
+            assertEquals(503, get(port, "/calibration", "GET").statusCode(), "503 until measured");
+            calibration.set(Optional.of(Map.of("method", "rss", "perRunBytes", 5)));
+            assertEquals(200, get(port, "/calibration", "GET").statusCode());
             health.markStarted();
             assertEquals(200, get(port, "/startupz", "GET").statusCode());
             assertEquals(200, get(port, "/readyz", "GET").statusCode());

@@ -2,6 +2,8 @@ package io.ragsearch.search;
 
 import io.ragsearch.config.ServerConfig;
 import io.ragsearch.embed.ModelFiles;
+import io.ragsearch.embed.ModelRegistry;
+import io.ragsearch.embed.SessionSettings;
 import io.ragsearch.embed.TextEmbedder;
 import io.ragsearch.server.SampleCorpus;
 import java.io.IOException;
@@ -11,6 +13,8 @@ import java.nio.file.Path;
 /** The real built-in model, loaded once per test JVM, and the packaged sample corpus. */
 public final class TestProjects {
 
+    /** One registry for the test JVM, as in the server: each model is loaded once. */
+    public static final ModelRegistry REGISTRY = new ModelRegistry();
     private static TextEmbedder embedder;
 
     private TestProjects() {
@@ -19,7 +23,7 @@ public final class TestProjects {
     public static synchronized TextEmbedder embedder() {
         if (embedder == null) {
             try {
-                embedder = TextEmbedder.load(ModelFiles.builtin(ModelFiles.BUILTIN_MINILM), 2);
+                embedder = TextEmbedder.load(REGISTRY, ModelFiles.builtin(ModelFiles.BUILTIN_MINILM), new SessionSettings(2, SessionSettings.Arena.SHRINK));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -1,0 +1,25 @@
+package io.ragsearch.calibrate;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The measurement of the operator–server contract (sizes in bytes). The first fields are the
+ * contract; {@code reranker}, {@code trained}, {@code levels}, {@code memorySettings},
+ * {@code methodReason} and {@code rerankers} (one entry per configured model, the costliest
+ * one on top) are for people reading it.
+ */
+public record Calibration(String method, Long memoryLimitBytes, long residentBytes, long perRunBytes, int samples,
+                          int batch, int maxSeqLen, int intraOpThreads, String rerankerDigest, String measuredAt,
+                          String reranker, Boolean trained, List<Level> levels, Map<String, Object> memorySettings,
+                          String methodReason, List<Calibration> rerankers) {
+
+    /** One burst: {@code concurrency} worst-case runs at once, the peak they reached, the cost per run. */
+    public record Level(int concurrency, long peakBytes, long perRunBytes, double seconds) {
+    }
+
+    /** The peak the calibration predicts for {@code concurrency} runs at once. */
+    public long predictedPeak(int concurrency) {
+        return residentBytes + concurrency * perRunBytes;
+    }
+}

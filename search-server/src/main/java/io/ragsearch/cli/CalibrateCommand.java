@@ -1,0 +1,115 @@
+package io.ragsearch.cli;
+
+import io.ragsearch.calibrate.Calibration;
+import io.ragsearch.calibrate.Calibrator;
+import io.ragsearch.calibrate.MemoryProbe;
+import io.ragsearch.calibrate.NativeMemorySettings;
+import io.ragsearch.calibrate.PeakVerifier;
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.embed.ModelRegistry;
+import io.ragsearch.embed.SessionSettings;
+import io.ragsearch.rerank.Reranker;
+import io.ragsearch.rerank.RerankerFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Measures the rerank memory cost in this process and prints the calibration JSON. */
+@Command(name = "calibrate", mixinStandardHelpOptions = true,
+        description = "Measure what one concurrent rerank costs in memory (the JSON that GET /calibration serves). "
+                + "With --verify, also fire 4×N concurrent worst-case reranks under N permits and compare the peak "
+                + "with the prediction resident + N × perRun.")
+final class CalibrateCommand implements Callable<Integer> {
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Configuration whose projects name rerankers.")
+    Path config;
+
+    @Option(names = "--reranker", paramLabel = "NAME|DIR",
+            description = "Calibrate this reranker instead: 'minilm-pair' (cost stand-in) or a directory with model.onnx + tokenizer.json.")
+    String reranker;
+
+    @Option(names = "--max-seq-len", paramLabel = "N", description = "Longest pair in tokens (default: the reranker's).")
+    Integer maxSeqLen;
+
+    @Option(names = "--batch", paramLabel = "N", description = "Pairs per rerank (default 32, the search candidates).")
+    int batch = 32;
+
+    @Option(names = "--intra-op-threads", paramLabel = "N", description = "ONNX Runtime threads per run (default 1).")
+    Integer intraOpThreads;
+
+    @Option(names = "--arena", paramLabel = "MODE",
+            description = "ONNX Runtime memory mode: shrink (default), keep or off (see docs/memory.md).")
+    String arena;
+
+    @Option(names = "--levels", split = ",", paramLabel = "K", description = "Burst sizes (default 1,1,2,4).")
+    List<Integer> levels;
+
+    @Option(names = "--verify", split = ",", paramLabel = "N", description = "Rerank concurrencies to verify, e.g. 1,2,4.")
+    List<Integer> verify = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        NativeMemorySettings.apply();
+        Map<String, String> env = System.getenv();
+        ServerConfig.Rerank settings = config == null ? ServerConfig.Rerank.defaults()
+                : io.ragsearch.config.ConfigLoader.load(config).withEnvironment(env).rerank();
+        int threads = intraOpThreads != null ? intraOpThreads : settings.intraOpThreadsOrDefault();
+        try (ModelRegistry registry = new ModelRegistry()) {
+            RerankerFactory factory = new RerankerFactory(registry, new SessionSettings(threads,
+                    arena != null ? SessionSettings.Arena.parse(arena) : settings.arenaOrDefault()), env);
+            List<Reranker> rerankers = new ArrayList<>();
+            for (ServerConfig.RerankerRef ref : references()) {
+                rerankers.add(factory.create(ref));
+            }
+            MemoryProbe probe = MemoryProbe.detect();
+            Calibration calibration = new Calibrator(probe, levels != null ? levels : settings.calibrationLevelsOrDefault())
+                    .calibrate(rerankers, batch);
+            JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+            if (verify.isEmpty()) {
+                System.out.println(json.writeValueAsString(calibration));
+                return 0;
+            }
+            if (rerankers.isEmpty()) {
+                throw new IllegalArgumentException("--verify needs a reranker (--reranker minilm-pair, or a configuration naming one)");
+            }
+            Reranker costliest = rerankers.stream().filter(r -> r.digest().equals(calibration.rerankerDigest())).findFirst()
+                    .orElse(rerankers.get(0));
+            List<PeakVerifier.Result> results = new ArrayList<>();
+            for (int n : verify) {
+                results.add(new PeakVerifier(probe).verify(costliest, calibration, n));
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("calibration", calibration);
+            out.put("verification", results);
+            System.out.println(json.writeValueAsString(out));
+            return 0;
+        }
+    }
+
+    private List<ServerConfig.RerankerRef> references() {
+        if (reranker != null) {
+            boolean builtin = reranker.equals(RerankerFactory.STAND_IN);
+            return List.of(new ServerConfig.RerankerRef(builtin ? reranker : null, builtin ? null : reranker, maxSeqLen));
+        }
+        if (config == null) {
+            return List.of();
+        }
+        Set<ServerConfig.RerankerRef> refs = new LinkedHashSet<>();
+        for (ServerConfig.ProjectConfig p : io.ragsearch.config.ConfigLoader.load(config).projects()) {
+            if (p.reranker() != null) {
+                ServerConfig.RerankerRef r = p.reranker();
+                refs.add(maxSeqLen == null ? r : new ServerConfig.RerankerRef(r.builtin(), r.path(), maxSeqLen));
+            }
+        }
+        return List.copyOf(refs);
+    }
+}

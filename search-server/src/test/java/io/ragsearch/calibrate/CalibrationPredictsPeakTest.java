@@ -1,0 +1,67 @@
+package io.ragsearch.calibrate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ragsearch.cli.RagSearchCli;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The check that matters: in a fresh server process, calibrate the stand-in at the real worst
+ * case (32 pairs × 256 tokens), then for N = 1, 2, 4 permits fire 4×N concurrent worst-case
+ * reranks and compare the process peak with the prediction resident + N × perRun.
+ */
+class CalibrationPredictsPeakTest {
+
+    /** Achieved on this machine kind: see docs/memory.md. */
+    static final double TOLERANCE = 0.10;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void thePeakUnderNPermitsStaysWithinResidentPlusNTimesPerRun() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-cp", System.getProperty("java.class.path"), RagSearchCli.class.getName(),
+                "calibrate", "--reranker", "minilm-pair", "--verify", "1,2,4"));
+        Process p = new ProcessBuilder(cmd)
+                .redirectOutput(dir.resolve("out.json").toFile())
+                .redirectError(dir.resolve("err.log").toFile())
+                .start();
+        assertTrue(p.waitFor(10, TimeUnit.MINUTES), "calibration finished");
+        assertEquals(0, p.exitValue(), Files.readString(dir.resolve("err.log")));
+        JsonNode out = JsonMapper.builder().build().readTree(Files.readString(dir.resolve("out.json")));
+
+        JsonNode c = out.get("calibration");
+        assertEquals(32, c.get("batch").asInt());
+        assertEquals(256, c.get("maxSeqLen").asInt());
+        assertEquals(Calibrator.DEFAULT_LEVELS.size(), c.get("samples").asInt());
+        long resident = c.get("residentBytes").asLong();
+        long perRun = c.get("perRunBytes").asLong();
+        assertTrue(perRun > 100L << 20 && perRun < 1L << 30, "per-run cost of 32×256 MiniLM pairs: " + perRun);
+        System.out.printf(Locale.ROOT, "[calibration] method=%s resident=%d MiB perRun=%d MiB (%s)%n", c.get("method").asString(),
+                resident >> 20, perRun >> 20, c.get("methodReason").asString());
+
+        for (JsonNode v : out.get("verification")) {
+            int n = v.get("concurrency").asInt();
+            long predicted = v.get("predictedPeakBytes").asLong();
+            long measured = v.get("measuredPeakBytes").asLong();
+            assertEquals(resident + n * perRun, predicted);
+            assertEquals(4 * n, v.get("runs").asInt());
+            System.out.printf(Locale.ROOT, "[calibration] N=%d runs=%d predicted=%d MiB measured=%d MiB ratio=%.3f "
+                            + "throughput=%.1f candidates/s wall=%.1f s%n", n, v.get("runs").asInt(), predicted >> 20, measured >> 20,
+                    v.get("ratio").asDouble(), v.get("candidatesPerSecond").asDouble(), v.get("wallSeconds").asDouble());
+            assertTrue(measured <= predicted * (1 + TOLERANCE),
+                    "N=" + n + ": peak " + (measured >> 20) + " MiB above prediction " + (predicted >> 20) + " MiB + 10 %");
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.ragsearch.rerank;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.embed.ModelRegistry;
+import io.ragsearch.embed.SessionSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real directory loading and logits handling, on a model whose output is known exactly. */
+class CrossEncoderTest {
+
+    @TempDir
+    Path dir;
+
+    private Reranker load(boolean twoClasses, Integer maxSeqLen, ModelRegistry registry) throws IOException {
+        Path modelDir = TinyCrossEncoderModel.write(dir.resolve(twoClasses ? "two" : "one"), twoClasses);
+        return new RerankerFactory(registry, new SessionSettings(1, SessionSettings.Arena.SHRINK), Map.of())
+                .create(new ServerConfig.RerankerRef(null, modelDir.toString(), maxSeqLen));
+    }
+
+    private static int passageTokens(Reranker r, String query, String passage) {
+        PairBatch b = r.encode(query, List.of(passage));
+        int n = 0;
+        for (int t = 0; t < b.width(); t++) {
+            n += (int) (b.mask()[0][t] * b.types()[0][t]);
+        }
+        return n;
+    }
+
+    @Test
+    void singleLogitIsASigmoidOfTheModelsOutput() throws IOException {
+        try (ModelRegistry registry = new ModelRegistry()) {
+            Reranker r = load(false, null, registry);
+            assertTrue(r.trained());
+            assertEquals(512, r.maxSeqLen());
+            assertTrue(r.digest().startsWith("sha256:"));
+            String q = "annual leave";
+            List<String> passages = List.of("leave", "fifteen days of paid annual leave every year", "x y");
+            float[] scores = r.score(q, passages);
+            for (int i = 0; i < passages.size(); i++) {
+                assertEquals(TinyCrossEncoderModel.expectedScore(passageTokens(r, q, passages.get(i)), false), scores[i], 1e-6,
+                        passages.get(i));
+            }
+            assertTrue(scores[1] > scores[0], "more passage tokens, higher logit");
+        }
+    }
+
+    @Test
+    void twoClassLogitsTakeThePositiveClass() throws IOException {
+        try (ModelRegistry registry = new ModelRegistry()) {
+            Reranker r = load(true, null, registry);
+            float[] scores = r.score("q", List.of("one two three four five six seven eight nine ten"));
+            assertEquals(TinyCrossEncoderModel.expectedScore(passageTokens(r, "q", "one two three four five six seven eight nine ten"), true),
+                    scores[0], 1e-6);
+        }
+    }
+
+    @Test
+    void longPairsAreCutOnThePassageSideAtMaxSeqLen() throws IOException {
+        try (ModelRegistry registry = new ModelRegistry()) {
+            Reranker r = load(false, 16, registry);
+            String query = "how many days of leave";          // [CLS] + 5 words + [SEP] = 7 query-side tokens
+            PairBatch b = r.encode(query, List.of("word ".repeat(100)));
+            assertEquals(16, b.width());
+            assertEquals(16 - 7, passageTokens(r, query, "word ".repeat(100)));
+            assertEquals(TinyCrossEncoderModel.expectedScore(9, false), r.score(query, List.of("word ".repeat(100)))[0], 1e-6);
+        }
+    }
+
+    @Test
+    void aDirectoryWithoutTheModelIsAClearError() throws IOException {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        try (ModelRegistry registry = new ModelRegistry()) {
+            IOException e = assertThrows(IOException.class, () -> new RerankerFactory(registry,
+                    new SessionSettings(1, SessionSettings.Arena.SHRINK), Map.of())
+                    .create(new ServerConfig.RerankerRef(null, empty.toString(), null)));
+            assertTrue(e.getMessage().contains("has no model.onnx"), e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.ragsearch.rerank;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ragsearch.admin.Metrics;
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.embed.SessionSettings;
+import io.ragsearch.search.ProjectCatalog;
+import io.ragsearch.search.ProjectLoader;
+import io.ragsearch.search.SearchHit;
+import io.ragsearch.search.SearchLimits;
+import io.ragsearch.search.SearchResponse;
+import io.ragsearch.search.SearchService;
+import io.ragsearch.search.TestProjects;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A trained cross-encoder reorders and gates; the cost stand-in runs but changes nothing. */
+class RerankedSearchTest {
+
+    @TempDir
+    Path dir;
+
+    private SearchService service(ProjectCatalog catalog, ServerConfig.RerankerRef ref, String name) throws Exception {
+        RerankerFactory factory = new RerankerFactory(TestProjects.REGISTRY, new SessionSettings(1, SessionSettings.Arena.SHRINK), Map.of());
+        ProjectLoader loader = new ProjectLoader(TestProjects::tokenizer, TestProjects::embedder, r -> {
+            try {
+                return factory.create(r);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        catalog.put(loader.load(new ServerConfig.ProjectConfig(name, "", new ServerConfig.Source(corpus().toString()),
+                null, "lexical", new ServerConfig.Gate(0.5), null, ref)));
+        return new SearchService(catalog, TestProjects.embedder(), SearchLimits.DEFAULTS, new RerankLimiter(1, 60_000, new Metrics()));
+    }
+
+    private Path corpus() throws Exception {
+        Path c = dir.resolve("corpus");
+        if (!Files.isDirectory(c)) {
+            Files.createDirectories(c);
+            Files.writeString(c.resolve("rules.md"), """
+                    # Rules
+                    ### Article 1 (Leave)
+                    Leave.
+                    ### Article 2 (Leave details)
+                    Leave is fifteen days a year, granted by the manager on request, with one extra day for every two years.
+                    ### Article 3 (Other)
+                    Nothing about that here.
+                    """);
+        }
+        return c;
+    }
+
+    @Test
+    void aTrainedCrossEncoderSetsOrderAndRelevance() throws Exception {
+        Path model = TinyCrossEncoderModel.write(dir.resolve("model"), false);
+        ProjectCatalog catalog = new ProjectCatalog();
+        SearchService search = service(catalog, new ServerConfig.RerankerRef(null, model.toString(), null), "trained");
+        SearchResponse r = search.search("trained", "leave", 5);
+        // The tiny model scores longer passages higher: Article 2 first, with its probability as relevance.
+        assertEquals("Article 2", r.results().get(0).article(), r.results().toString());
+        assertEquals("model", r.reranker(), "a trained reranker is named by its model directory");
+        SearchHit top = r.results().get(0);
+        assertTrue(top.score() > 0.9, "sigmoid(0.25 × ~40 − 2): " + top.score());
+        assertTrue(r.results().stream().noneMatch(h -> h.article().equals("Article 1")),
+                "Article 1 (one passage word) falls below the gate under the cross-encoder: " + r.results());
+    }
+
+    @Test
+    void theCostStandInRunsButLeavesOrderAndGateAlone() throws Exception {
+        ProjectCatalog plainCatalog = new ProjectCatalog();
+        SearchResponse plain = service(plainCatalog, null, "plain").search("plain", "leave", 5);
+        ProjectCatalog standInCatalog = new ProjectCatalog();
+        SearchService withStandIn = service(standInCatalog, new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, 64), "stand-in");
+        SearchResponse standIn = withStandIn.search("stand-in", "leave", 5);
+        assertEquals(plain.results().stream().map(SearchHit::article).toList(), standIn.results().stream().map(SearchHit::article).toList());
+        assertEquals(plain.results().stream().map(SearchHit::score).toList(), standIn.results().stream().map(SearchHit::score).toList());
+        assertEquals("minilm-pair (cost stand-in)", standIn.reranker());
+        assertEquals("none", plain.reranker());
+        assertTrue(standInCatalog.get("stand-in").rerankDescription().contains("never changes order"));
+    }
+}
