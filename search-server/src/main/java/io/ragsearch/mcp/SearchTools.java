@@ -13,6 +13,7 @@ import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecif
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import io.ragsearch.admin.Metrics;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Document;
 import io.ragsearch.search.InvalidRequestException;
@@ -33,11 +34,14 @@ public final class SearchTools {
     private final ProjectCatalog catalog;
     private final SearchService search;
     private final ToolExecutor executor;
+    private final Metrics.Histogram searchSeconds;
 
-    public SearchTools(ProjectCatalog catalog, SearchService search, ToolExecutor executor) {
+    public SearchTools(ProjectCatalog catalog, SearchService search, ToolExecutor executor, Metrics metrics) {
         this.catalog = catalog;
         this.search = search;
         this.executor = executor;
+        this.searchSeconds = metrics.histogram("ragsearch_search_seconds",
+                "Search latency on a tool thread: retrieval, rerank (with its wait) and gate", Metrics.LATENCY_BUCKETS);
     }
 
     public List<AsyncToolSpecification> specifications() {
@@ -112,9 +116,14 @@ public final class SearchTools {
                 .annotations(readOnly("Search articles"))
                 .build();
         return spec(tool, args -> {
-            SearchResponse response = search.search(requiredString(args, "project"), requiredString(args, "query"),
-                    optionalInt(args, "top_k"));
-            return ToolResults.success(render(response), response);
+            long t0 = System.nanoTime();
+            try {
+                SearchResponse response = search.search(requiredString(args, "project"), requiredString(args, "query"),
+                        optionalInt(args, "top_k"));
+                return ToolResults.success(render(response), response);
+            } finally {
+                searchSeconds.observe((System.nanoTime() - t0) / 1e9);
+            }
         });
     }
 

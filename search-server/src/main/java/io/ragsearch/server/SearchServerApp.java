@@ -91,7 +91,7 @@ public final class SearchServerApp implements AutoCloseable {
         search = loadProjects(catalog);
         calibrate();
         executor = new ToolExecutor(s.toolThreadsOrDefault(), s.toolQueueOrDefault(), metrics);
-        SearchTools tools = new SearchTools(catalog, search, executor);
+        SearchTools tools = new SearchTools(catalog, search, executor, metrics);
         TransportSecurityPolicy security = TransportSecurityPolicy.forBind(s.bindAddressOrDefault(), s.allowedHosts(), s.allowedOrigins());
         mcp = new McpHttpServer(s.bindAddressOrDefault(), s.mcpPortOrDefault(), s.maxInFlightRequestsOrDefault(),
                 security, tools.specifications(), VERSION);

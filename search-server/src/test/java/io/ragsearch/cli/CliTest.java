@@ -57,6 +57,10 @@ class CliTest {
             String info = get(http, admin, "/info").body();
             assertTrue(info.contains("\"handbook-ko\"") && info.contains("\"handbook-en\"") && info.contains("sha256:"), info);
             assertTrue(info.contains("vector leg off"), info);
+            HttpResponse<String> calibration = get(http, admin, "/calibration");
+            assertEquals(200, calibration.statusCode(), "measured before startup completes");
+            assertTrue(calibration.body().contains("\"perRunBytes\":0") && calibration.body().contains("no reranker configured"),
+                    calibration.body());
             String metrics = get(http, admin, "/metrics").body();
             assertTrue(metrics.contains("# TYPE ragsearch_tool_in_flight gauge"), metrics);
             assertTrue(metrics.contains("ragsearch_process_resident_bytes"), metrics);
@@ -97,6 +101,20 @@ class CliTest {
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("== rules (lexical): gate passed"), r.out());
         assertTrue(r.out().contains(" 1. ") && r.out().contains("휴가규정 제2조 (연차휴가)"), r.out());
+    }
+
+    @Test
+    void calibratePrintsTheContractJson() throws Exception {
+        Result r = runInProcess("calibrate", "--reranker", "minilm-pair", "--max-seq-len", "32", "--batch", "4", "--levels", "1,2");
+        assertEquals(0, r.exitCode(), r.err());
+        var json = tools.jackson.databind.json.JsonMapper.builder().build().readTree(r.out());
+        for (String field : List.of("method", "memoryLimitBytes", "residentBytes", "perRunBytes", "samples", "batch", "maxSeqLen",
+                "intraOpThreads", "rerankerDigest", "measuredAt")) {
+            assertTrue(json.has(field), field + " in " + r.out());
+        }
+        assertEquals(4, json.get("batch").asInt());
+        assertEquals(32, json.get("maxSeqLen").asInt());
+        assertTrue(json.get("perRunBytes").asLong() > 0, r.out());
     }
 
     private static HttpResponse<String> get(HttpClient http, int port, String path) throws IOException, InterruptedException {

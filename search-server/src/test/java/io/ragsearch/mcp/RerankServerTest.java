@@ -1,0 +1,112 @@
+package io.ragsearch.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.rerank.RerankerFactory;
+import io.ragsearch.search.TestProjects;
+import io.ragsearch.server.SearchServerApp;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The server with the rerank cost stand-in: calibrated before it starts, bounded while it serves. */
+class RerankServerTest {
+
+    private static SearchServerApp start(int concurrency, int queueTimeoutMillis) throws Exception {
+        ServerConfig.RerankerRef standIn = new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, 64);
+        ServerConfig config = new ServerConfig(TestServers.server("127.0.0.1", 4, 32, null), null,
+                new ServerConfig.Rerank(concurrency, queueTimeoutMillis, 1, null, true, List.of(1, 2)),
+                List.of(new ServerConfig.ProjectConfig("handbook-en", "", new ServerConfig.Source(TestProjects.sampleDirectory("en").toString()),
+                        null, null, null, null, standIn)));
+        return SearchServerApp.start(config, Map.of());
+    }
+
+    private static HttpResponse<String> admin(SearchServerApp app, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void calibrationIsPublishedAndSearchesRunTheStandIn() throws Exception {
+        try (SearchServerApp app = start(1, 10_000)) {
+            HttpResponse<String> response = admin(app, "/calibration");
+            assertEquals(200, response.statusCode());
+            JsonNode c = JsonMapper.builder().build().readTree(response.body());
+            for (String field : List.of("method", "memoryLimitBytes", "residentBytes", "perRunBytes", "samples", "batch",
+                    "maxSeqLen", "intraOpThreads", "rerankerDigest", "measuredAt")) {
+                assertTrue(c.has(field), field + " in " + response.body());
+            }
+            assertTrue(c.get("perRunBytes").asLong() > 0);
+            assertEquals(2, c.get("samples").asInt());
+            assertEquals(32, c.get("batch").asInt());
+            assertEquals(64, c.get("maxSeqLen").asInt());
+            assertTrue(c.get("rerankerDigest").asString().startsWith("sha256:"));
+
+            String info = admin(app, "/info").body();
+            assertTrue(info.contains("\"role\":\"reranker\"") && info.contains("\"trained\":false"), info);
+            assertTrue(info.contains("\"rerankConcurrency\":1"), info);
+            assertTrue(admin(app, "/metrics").body().contains("ragsearch_calibration_per_run_bytes"));
+
+            McpSyncClient client = TestServers.client(app.mcpPort());
+            CallToolResult r = client.callTool(new CallToolRequest("search", Map.of("project", "handbook-en", "query", "annual leave")));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> s = (Map<String, Object>) r.structuredContent();
+            assertEquals("minilm-pair (cost stand-in)", s.get("reranker"));
+            client.closeGracefully();
+            String metrics = admin(app, "/metrics").body();
+            assertTrue(metrics.contains("ragsearch_rerank_duration_seconds_count 1"), metrics);
+            assertTrue(metrics.contains("ragsearch_search_seconds_count 1"), metrics);
+        }
+    }
+
+    @Test
+    void reranksBeyondTheBoundEndAsBusyRetry() throws Exception {
+        try (SearchServerApp app = start(1, 1)) {
+            int callers = 8;
+            ExecutorService pool = Executors.newFixedThreadPool(callers);
+            List<McpSyncClient> clients = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                clients.add(TestServers.client(app.mcpPort()));
+            }
+            List<Future<String>> calls = new ArrayList<>();
+            for (McpSyncClient c : clients) {
+                calls.add(pool.submit(() -> {
+                    CallToolResult r = c.callTool(new CallToolRequest("search",
+                            Map.of("project", "handbook-en", "query", "leave days work hours overtime remote")));
+                    return Boolean.TRUE.equals(r.isError()) ? ((TextContent) r.content().get(0)).text() : "ok";
+                }));
+            }
+            int ok = 0;
+            int busy = 0;
+            for (Future<String> f : calls) {
+                String outcome = f.get();
+                if (outcome.equals("ok")) {
+                    ok++;
+                } else {
+                    assertTrue(outcome.startsWith("busy, retry"), outcome);
+                    busy++;
+                }
+            }
+            clients.forEach(McpSyncClient::closeGracefully);
+            pool.shutdown();
+            assertTrue(ok >= 1 && busy >= 1, "ok=" + ok + " busy=" + busy);
+            assertTrue(admin(app, "/metrics").body().contains("ragsearch_rerank_busy_rejections_total " + busy));
+        }
+    }
+}
