@@ -9,4 +9,7 @@ if [[ -z "${RAGSEARCH_SHARED_CORPUS:-}" && -d ../shared/corpus/ko-statutes ]]; t
   export RAGSEARCH_SHARED_CORPUS="$(cd ../shared/corpus/ko-statutes && pwd)"
 fi
 
-exec mvn -B -ntp verify "$@"
+# A real PostgreSQL for the database tests (installed when absent, stopped on exit).
+source scripts/test-postgres.sh
+
+mvn -B -ntp verify "$@"

@@ -19,6 +19,11 @@ final class ProjectOptions {
             description = "YAML configuration file (default: $RAGSEARCH_CONFIG when set).")
     Path config;
 
+    @Option(names = "--db", paramLabel = "JDBC_URL",
+            description = "Serve the projects of this PostgreSQL corpus record (or $RAGSEARCH_DB_URL; user and password from "
+                    + "$RAGSEARCH_DB_USER / $RAGSEARCH_DB_PASSWORD).")
+    String db;
+
     @Option(names = "--project", paramLabel = "NAME=DIR",
             description = "Serve the Markdown/text files under DIR as project NAME (repeatable).")
     List<String> projects = new ArrayList<>();
@@ -29,7 +34,7 @@ final class ProjectOptions {
         if (file == null && env.get("RAGSEARCH_CONFIG") != null && !env.get("RAGSEARCH_CONFIG").isBlank()) {
             file = Path.of(env.get("RAGSEARCH_CONFIG"));
         }
-        ServerConfig base = file == null ? new ServerConfig(null, null, null, null) : ConfigLoader.load(file);
+        ServerConfig base = file == null ? new ServerConfig(null, null, null, null, null) : ConfigLoader.load(file);
         List<ServerConfig.ProjectConfig> extra = new ArrayList<>();
         for (String p : projects) {
             int eq = p.indexOf('=');
@@ -38,8 +43,8 @@ final class ProjectOptions {
             }
             extra.add(project(p.substring(0, eq), Path.of(p.substring(eq + 1)), ""));
         }
-        ServerConfig merged = base.withProjects(extra);
-        if (merged.projects().isEmpty()) {
+        ServerConfig merged = base.withProjects(extra).withDatabase(db).withEnvironment(env);
+        if (merged.projects().isEmpty() && !merged.database().configured()) {
             Path sample = SampleCorpus.locate();
             List<ServerConfig.ProjectConfig> samples = new ArrayList<>();
             for (SampleCorpus.SampleProject s : SampleCorpus.PROJECTS) {
@@ -48,11 +53,12 @@ final class ProjectOptions {
             merged = merged.withProjects(samples);
         }
         for (ServerConfig.ProjectConfig p : merged.projects()) {
-            if (p.source() != null && p.source().directory() != null && !Files.isDirectory(Path.of(p.source().directory()))) {
+            if (p.source() != null && !p.source().fromDatabase() && p.source().directory() != null
+                    && !Files.isDirectory(Path.of(p.source().directory()))) {
                 throw new ConfigException("project '" + p.name() + "': directory " + p.source().directory() + " does not exist");
             }
         }
-        return merged.withEnvironment(env);
+        return merged;
     }
 
     private static ServerConfig.ProjectConfig project(String name, Path dir, String description) {

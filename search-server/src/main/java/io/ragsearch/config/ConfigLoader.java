@@ -27,8 +27,8 @@ public final class ConfigLoader {
         }
         ServerConfig config = parse(text, file.toString());
         Path base = file.toAbsolutePath().getParent();
-        return new ServerConfig(config.server(), config.models(), config.rerank(), config.projects().stream()
-                .map(p -> p.source() == null || p.source().directory() == null ? p
+        return new ServerConfig(config.server(), config.models(), config.rerank(), config.database(), config.projects().stream()
+                .map(p -> p.source() == null || p.source().directory() == null || p.source().fromDatabase() ? p
                         : new ServerConfig.ProjectConfig(p.name(), p.description(),
                                 new ServerConfig.Source(base.resolve(p.source().directory()).normalize().toString(),
                                         p.source().include()),
@@ -38,7 +38,7 @@ public final class ConfigLoader {
 
     public static ServerConfig parse(String yaml, String origin) {
         if (yaml.isBlank()) {
-            return new ServerConfig(null, null, null, null);
+            return new ServerConfig(null, null, null, null, null);
         }
         try {
             return YAML.readValue(yaml, ServerConfig.class);

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * The server's configuration file (YAML at RAGSEARCH_CONFIG or --config). Absent fields take
  * defaults; unknown fields are errors, so a typo never silently falls back to a default.
  */
-public record ServerConfig(Server server, Models models, Rerank rerank, List<ProjectConfig> projects) {
+public record ServerConfig(Server server, Models models, Rerank rerank, DatabaseRef database, List<ProjectConfig> projects) {
 
     private static final Pattern PROJECT_NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
 
@@ -19,6 +19,7 @@ public record ServerConfig(Server server, Models models, Rerank rerank, List<Pro
         server = server == null ? Server.defaults() : server;
         models = models == null ? new Models(null) : models;
         rerank = rerank == null ? Rerank.defaults() : rerank;
+        database = database == null ? new DatabaseRef(null, null, null, null) : database;
         projects = projects == null ? List.of() : List.copyOf(projects);
     }
 
@@ -76,6 +77,30 @@ public record ServerConfig(Server server, Models models, Rerank rerank, List<Pro
     }
 
     public record ModelRef(String builtin, String path) {
+    }
+
+    /**
+     * The corpus record (PostgreSQL). Every project in it is served; a configured project with
+     * source {database: true} adds its settings. {@code pollSeconds}: how often to check corpus
+     * versions besides LISTEN/NOTIFY.
+     */
+    public record DatabaseRef(String url, String user, String password, Integer pollSeconds) {
+        public boolean configured() {
+            return url != null && !url.isBlank();
+        }
+
+        public int pollSecondsOrDefault() {
+            return pollSeconds == null ? 10 : pollSeconds;
+        }
+
+        DatabaseRef withEnvironment(Map<String, String> env) {
+            return new DatabaseRef(pick(env.get("RAGSEARCH_DB_URL"), url), pick(env.get("RAGSEARCH_DB_USER"), user),
+                    pick(env.get("RAGSEARCH_DB_PASSWORD"), password), pollSeconds);
+        }
+
+        private static String pick(String override, String value) {
+            return override != null && !override.isBlank() ? override : value;
+        }
     }
 
     /** A project's reranker: the cost stand-in {builtin: minilm-pair} or a cross-encoder directory. */
@@ -157,9 +182,17 @@ public record ServerConfig(Server server, Models models, Rerank rerank, List<Pro
     }
 
     /** Where a project's documents are: a directory, and which files below it (globs; default Markdown and text). */
-    public record Source(String directory, List<String> include) {
+    public record Source(String directory, List<String> include, Boolean database) {
         public Source(String directory) {
-            this(directory, null);
+            this(directory, null, null);
+        }
+
+        public Source(String directory, List<String> include) {
+            this(directory, include, null);
+        }
+
+        public boolean fromDatabase() {
+            return database != null && database;
         }
 
         public List<String> includeOrDefault() {
@@ -174,17 +207,23 @@ public record ServerConfig(Server server, Models models, Rerank rerank, List<Pro
     public ServerConfig withEnvironment(Map<String, String> env) {
         Server s = server.withListener(env.get("RAGSEARCH_BIND_ADDRESS"),
                 intFromEnv(env, "RAGSEARCH_MCP_PORT"), intFromEnv(env, "RAGSEARCH_ADMIN_PORT"));
-        return new ServerConfig(s, models, rerank.withConcurrency(intFromEnv(env, "RAGSEARCH_RERANK_CONCURRENCY")), projects);
+        return new ServerConfig(s, models, rerank.withConcurrency(intFromEnv(env, "RAGSEARCH_RERANK_CONCURRENCY")),
+                database.withEnvironment(env), projects);
     }
 
     public ServerConfig withListener(String bind, Integer mcpPort, Integer adminPort) {
-        return new ServerConfig(server.withListener(bind, mcpPort, adminPort), models, rerank, projects);
+        return new ServerConfig(server.withListener(bind, mcpPort, adminPort), models, rerank, database, projects);
+    }
+
+    public ServerConfig withDatabase(String url) {
+        return url == null ? this : new ServerConfig(server, models, rerank,
+                new DatabaseRef(url, database.user(), database.password(), database.pollSeconds()), projects);
     }
 
     public ServerConfig withProjects(List<ProjectConfig> more) {
         List<ProjectConfig> all = new ArrayList<>(projects);
         all.addAll(more);
-        return new ServerConfig(server, models, rerank, all);
+        return new ServerConfig(server, models, rerank, database, all);
     }
 
     private static Integer intFromEnv(Map<String, String> env, String name) {
@@ -222,8 +261,8 @@ public record ServerConfig(Server server, Models models, Rerank rerank, List<Pro
         if ((embedding.builtin() == null) == (embedding.path() == null)) {
             problems.add("models.embedding needs exactly one of builtin or path");
         }
-        if (projects.isEmpty()) {
-            problems.add("no projects: give at least one under projects (or --project NAME=DIR)");
+        if (projects.isEmpty() && !database.configured()) {
+            problems.add("no projects: give at least one under projects (or --project NAME=DIR), or a database");
         }
         Set<String> names = new HashSet<>();
         for (int i = 0; i < projects.size(); i++) {
@@ -234,8 +273,12 @@ public record ServerConfig(Server server, Models models, Rerank rerank, List<Pro
             } else if (!names.add(p.name())) {
                 problems.add(where + ".name '" + p.name() + "' is used twice");
             }
-            if (p.source() == null || p.source().directory() == null || p.source().directory().isBlank()) {
-                problems.add(where + ".source.directory is required");
+            if (p.source() != null && p.source().fromDatabase()) {
+                if (!database.configured()) {
+                    problems.add(where + ".source.database needs database.url (or RAGSEARCH_DB_URL)");
+                }
+            } else if (p.source() == null || p.source().directory() == null || p.source().directory().isBlank()) {
+                problems.add(where + ".source.directory is required (or source.database: true)");
             }
             checkChoice(problems, where + ".language", p.languageOrDefault(), List.of("auto", "ko", "korean", "en", "english"));
             checkChoice(problems, where + ".retrieval", p.retrievalOrDefault(), List.of("auto", "lexical", "vector", "hybrid"));

@@ -224,8 +224,9 @@ public final class ArticleSplitter {
             String body = tidy(open.body);
             int n = seen.merge(ArticleLabels.normalize(open.label), 1, Integer::sum);
             String label = n == 1 ? open.label : open.label + " (" + n + ")";
+            // An article with neither title nor body (a bare heading) has nothing to be evidence of.
             boolean deleted = DELETED.matcher(body).matches()
-                    || (body.isEmpty() && DELETED.matcher(open.title).matches());
+                    || (body.isEmpty() && (open.title.isEmpty() || DELETED.matcher(open.title).matches()));
             articles.add(new Article(label, articles.size() + 1, open.title, body, deleted));
         }
     }

@@ -29,6 +29,7 @@ public final class TextEmbedder implements AutoCloseable {
     private final HuggingFaceTokenizer tokenizer;
     private final boolean takesTokenTypes;
     private final int dimension;
+    private final java.util.concurrent.atomic.AtomicLong textsEmbedded = new java.util.concurrent.atomic.AtomicLong();
 
     private TextEmbedder(String name, String digest, ModelRegistry.LoadedModel model, HuggingFaceTokenizer tokenizer)
             throws OrtException {
@@ -79,6 +80,11 @@ public final class TextEmbedder implements AutoCloseable {
         return embedAll(List.of(text))[0];
     }
 
+    /** Texts embedded since load (the dimension probe included): shows what work startup did. */
+    public long textsEmbedded() {
+        return textsEmbedded.get();
+    }
+
     public float[][] embedAll(List<String> texts) {
         float[][] out = new float[texts.size()][];
         for (int from = 0; from < texts.size(); from += BATCH) {
@@ -94,6 +100,7 @@ public final class TextEmbedder implements AutoCloseable {
     }
 
     private float[][] embedBatch(List<String> texts) throws OrtException {
+        textsEmbedded.addAndGet(texts.size());
         Encoding[] encodings = tokenizer.batchEncode(texts);
         int rows = encodings.length;
         int width = 0;

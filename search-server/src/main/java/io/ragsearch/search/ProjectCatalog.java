@@ -10,11 +10,20 @@ public final class ProjectCatalog {
 
     private final Map<String, Project> projects = new ConcurrentSkipListMap<>();
 
+    /**
+     * Adds or replaces a project. A replaced index is not closed: searches that started on it
+     * finish on it, and the garbage collector frees the in-memory index after them.
+     */
     public void put(Project project) {
-        Project previous = projects.put(project.name(), project);
-        if (previous != null && previous.index() != project.index()) {
-            previous.index().close();
-        }
+        projects.put(project.name(), project);
+    }
+
+    public void remove(String name) {
+        projects.remove(name);
+    }
+
+    public boolean contains(String name) {
+        return projects.containsKey(name);
     }
 
     public Project get(String name) {

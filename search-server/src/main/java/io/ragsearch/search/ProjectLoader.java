@@ -4,6 +4,7 @@ import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.config.ServerConfig;
 import io.ragsearch.config.ServerConfig.ProjectConfig;
 import io.ragsearch.rerank.Reranker;
+import io.ragsearch.store.StoredProject;
 import java.util.function.Function;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.index.IndexBuilder;
@@ -27,6 +28,11 @@ public final class ProjectLoader {
      * nearly every Korean word (it knows no Hangul syllables).
      */
     static final double MAX_UNCOVERED_FOR_VECTORS = 0.3;
+
+    /** Whether the embedding model represents enough of a corpus for its vectors to mean something. */
+    public static boolean suitsVectors(TokenizerFit fit) {
+        return fit.uncoveredShare() <= MAX_UNCOVERED_FOR_VECTORS;
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(ProjectLoader.class);
 
@@ -53,6 +59,49 @@ public final class ProjectLoader {
         this.rerankers = rerankers;
     }
 
+    /**
+     * A project from the corpus record: its stored embeddings are used as they are (nothing is
+     * re-embedded at startup). Embeddings from another model than this server's are refused.
+     *
+     * @param config the project's settings from the configuration, or null for defaults
+     */
+    public Project loadStored(StoredProject stored, ProjectConfig config) throws IOException {
+        var corpus = stored.corpus();
+        stored.problems().forEach(p -> LOG.warn("project {}: {}", stored.name(), p));
+        String lang = config == null ? "auto" : config.languageOrDefault().toLowerCase(Locale.ROOT);
+        Language language = lang.equals("auto") ? Language.detect(corpus) : Language.parse(lang);
+        RetrievalMode requested = RetrievalMode.parse(config == null ? "auto" : config.retrievalOrDefault());
+        float[][] vectors = stored.vectors();
+        RetrievalMode mode;
+        String reason;
+        if (vectors == null) {
+            if (requested.usesVectors()) {
+                throw new IOException("project '" + stored.name() + "' asks for " + requested.wireName()
+                        + " retrieval but the database stores no embeddings for it: ingest it with embeddings");
+            }
+            mode = RetrievalMode.LEXICAL;
+            reason = requested == RetrievalMode.AUTO ? "auto: no embeddings stored" : "configured";
+        } else {
+            TextEmbedder e = embedder.get();
+            if (!e.digest().equals(stored.embeddingDigest())) {
+                throw new IOException("project '" + stored.name() + "' stores embeddings of " + stored.embeddingModel() + " ("
+                        + stored.embeddingDigest() + ") but this server embeds queries with " + e.name() + " (" + e.digest()
+                        + "): re-run ingest with this server's model, or configure the stored one");
+            }
+            mode = requested == RetrievalMode.AUTO ? RetrievalMode.HYBRID : requested;
+            reason = requested == RetrievalMode.AUTO ? "auto: embeddings stored by " + stored.embeddingModel() : "configured";
+        }
+        ProjectIndex index = IndexBuilder.build(corpus, language, null, mode.usesVectors() ? vectors : null);
+        Reranker reranker = config == null || config.reranker() == null ? null : rerankers.apply(config.reranker());
+        String description = config != null && !config.descriptionOrDefault().isEmpty() ? config.descriptionOrDefault()
+                : stored.description();
+        LOG.info("project {} from the database: corpus version {}, {} documents, {} articles, retrieval {} ({})", stored.name(),
+                stored.version(), corpus.documents().size(), corpus.articleCount(), mode.wireName(), reason);
+        return new Project(stored.name(), description, corpus, index, mode, reason,
+                new RelevanceGate(config == null ? RelevanceGate.DEFAULT_THRESHOLD : config.thresholdOrDefault()),
+                stored.problems(), reranker);
+    }
+
     /** An embedding model's tokenizer with the model's name, for messages. */
     public record EmbeddingTokenizer(String modelName, HuggingFaceTokenizer tokenizer) {
     }
@@ -75,7 +124,7 @@ public final class ProjectLoader {
             TokenizerFit fit = TokenizerFit.measure(t.tokenizer(), corpus);
             String fitText = String.format(Locale.ROOT, "the embedding model %s cannot represent %.0f%% of %d sampled words",
                     t.modelName(), fit.uncoveredShare() * 100, fit.wordsSampled());
-            boolean poorFit = fit.uncoveredShare() > MAX_UNCOVERED_FOR_VECTORS;
+            boolean poorFit = !suitsVectors(fit);
             if (requested == RetrievalMode.AUTO) {
                 mode = poorFit ? RetrievalMode.LEXICAL : RetrievalMode.HYBRID;
                 reason = (poorFit ? "auto: vector leg off, " : "auto: vector leg on, ") + fitText;

@@ -9,6 +9,7 @@ import io.ragsearch.rerank.RerankLimiter;
 import io.ragsearch.rerank.Reranker;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The search pipeline: lexical and/or vector legs, reciprocal-rank fusion, then the relevance
@@ -24,16 +25,16 @@ public final class SearchService {
     private static final String TRUNCATION_MARK = "\n[…truncated: read_article returns the full text]";
 
     private final ProjectCatalog catalog;
-    private final TextEmbedder embedder;
+    private final Supplier<TextEmbedder> embedder;
     private final SearchLimits limits;
     private final RerankLimiter rerankLimiter;
 
     public SearchService(ProjectCatalog catalog, TextEmbedder embedder, SearchLimits limits) {
-        this(catalog, embedder, limits, null);
+        this(catalog, () -> embedder, limits, null);
     }
 
     /** @param rerankLimiter the process-wide rerank bound; needed when any project reranks */
-    public SearchService(ProjectCatalog catalog, TextEmbedder embedder, SearchLimits limits, RerankLimiter rerankLimiter) {
+    public SearchService(ProjectCatalog catalog, Supplier<TextEmbedder> embedder, SearchLimits limits, RerankLimiter rerankLimiter) {
         this.catalog = catalog;
         this.embedder = embedder;
         this.limits = limits;
@@ -52,7 +53,7 @@ public final class SearchService {
         RetrievalMode mode = project.mode();
 
         ProjectIndex.QueryTerms terms = index.analyze(q);
-        float[] queryVector = mode.usesVectors() ? embedder.embed(q) : null;
+        float[] queryVector = mode.usesVectors() ? embedder.get().embed(q) : null;
         List<List<RankedArticle>> legs = new ArrayList<>(2);
         if (mode.usesLexical()) {
             legs.add(index.lexical(terms, limits.legDepth()));

@@ -26,6 +26,9 @@ import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.ProjectLoader;
 import io.ragsearch.search.SearchLimits;
 import io.ragsearch.search.SearchService;
+import io.ragsearch.store.CorpusStore;
+import io.ragsearch.store.Database;
+import io.ragsearch.store.DatabaseSync;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -56,6 +59,8 @@ public final class SearchServerApp implements AutoCloseable {
     private final ModelRegistry registry = new ModelRegistry();
     private final Map<ServerConfig.RerankerRef, Reranker> rerankers = new ConcurrentHashMap<>();
     private volatile Calibration calibration;
+    private Database database;
+    private DatabaseSync databaseSync;
     private TextEmbedder embedder;
     private ProjectLoader.EmbeddingTokenizer tokenizerOnly;
     private ToolExecutor executor;
@@ -97,14 +102,39 @@ public final class SearchServerApp implements AutoCloseable {
                 security, tools.specifications(), VERSION);
         mcp.start();
         health.markStarted();
+        startDatabaseSync();
         LOG.info("MCP on http://{}:{}{} ({}), admin on port {}", s.bindAddressOrDefault(), mcp.port(), McpHttpServer.PATH,
                 security.describe(), admin.port());
     }
 
-    /** Loads every project (also used by the query command, which serves nothing). */
+    /**
+     * Database projects load in the background after startup: a database that is down must not
+     * keep the process from starting (liveness stays 200); readiness waits for them instead.
+     */
+    private void startDatabaseSync() {
+        ServerConfig.DatabaseRef ref = config.database();
+        if (!ref.configured()) {
+            return;
+        }
+        database = new Database(ref.url(), ref.user(), ref.password());
+        ProjectLoader loader = new ProjectLoader(this::embeddingTokenizer, this::embedder, this::reranker);
+        Map<String, ServerConfig.ProjectConfig> settings = new LinkedHashMap<>();
+        config.projects().stream().filter(p -> p.source() != null && p.source().fromDatabase()).forEach(p -> settings.put(p.name(), p));
+        databaseSync = new DatabaseSync(new CorpusStore(database), catalog, stored -> loader.loadStored(stored, settings.get(stored.name())),
+                java.time.Duration.ofSeconds(ref.pollSecondsOrDefault()));
+        health.addReadinessCheck(databaseSync::notReadyReason);
+        databaseSync.start();
+    }
+
+    /** Loads every directory project (also used by the query command, which serves nothing). */
     SearchService loadProjects(ProjectCatalog into) throws IOException {
         ProjectLoader loader = new ProjectLoader(this::embeddingTokenizer, this::embedder, this::reranker);
+        // Rerankers of database projects are loaded now, so calibration measures them too.
+        config.projects().stream().filter(p -> p.reranker() != null).forEach(p -> reranker(p.reranker()));
         for (ServerConfig.ProjectConfig p : config.projects()) {
+            if (p.source() != null && p.source().fromDatabase()) {
+                continue;
+            }
             health.phase("indexing project " + p.name());
             long t0 = System.nanoTime();
             Project project = loader.load(p);
@@ -113,7 +143,7 @@ public final class SearchServerApp implements AutoCloseable {
         }
         ServerConfig.Rerank r = config.rerank();
         RerankLimiter limiter = new RerankLimiter(r.concurrencyOrDefault(), r.queueTimeoutMillisOrDefault(), metrics);
-        return new SearchService(into, embedder, limits(), limiter);
+        return new SearchService(into, this::embedder, limits(), limiter);
     }
 
     private SearchLimits limits() {
@@ -202,6 +232,8 @@ public final class SearchServerApp implements AutoCloseable {
                 () -> ProcessMemory.residentBytes());
         metrics.gauge("ragsearch_process_peak_resident_bytes", "Peak resident set size of the server process",
                 () -> ProcessMemory.peakResidentBytes());
+        metrics.gauge("ragsearch_embedding_texts_total", "Texts embedded since start (articles at indexing, queries)",
+                () -> embedder == null ? 0 : embedder.textsEmbedded());
         metrics.gauge("ragsearch_jvm_heap_used_bytes", "JVM heap in use",
                 () -> Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());
     }
@@ -240,6 +272,9 @@ public final class SearchServerApp implements AutoCloseable {
             projects.add(m);
         }
         info.put("projects", projects);
+        if (databaseSync != null) {
+            info.put("database", databaseSync.describe());
+        }
         return info;
     }
 
@@ -277,8 +312,18 @@ public final class SearchServerApp implements AutoCloseable {
         return new SearchServerApp(config, env).loadProjects(into);
     }
 
+    public Optional<DatabaseSync> databaseSync() {
+        return Optional.ofNullable(databaseSync);
+    }
+
     @Override
     public void close() {
+        if (databaseSync != null) {
+            databaseSync.close();
+        }
+        if (database != null) {
+            database.close();
+        }
         try {
             if (mcp != null) {
                 mcp.close();

@@ -73,7 +73,7 @@ class ServerConfigTest {
     @Test
     void badEnvironmentPortIsAClearError() {
         ConfigException e = assertThrows(ConfigException.class,
-                () -> new ServerConfig(null, null, null, null).withEnvironment(Map.of("RAGSEARCH_MCP_PORT", "eighty")));
+                () -> new ServerConfig(null, null, null, null, null).withEnvironment(Map.of("RAGSEARCH_MCP_PORT", "eighty")));
         assertTrue(e.getMessage().contains("RAGSEARCH_MCP_PORT"), e.getMessage());
     }
 }

@@ -80,6 +80,13 @@ class ArticleSplitterTest {
     }
 
     @Test
+    void bareHeadingsAreNeverEvidence() {
+        List<Article> articles = new ArticleSplitter(false).split("##### 제6조\n\n##### 제7조 (암호)\n\n본문.\n", "규정");
+        assertTrue(articles.get(0).deleted(), "no title, no body");
+        assertFalse(articles.get(1).deleted());
+    }
+
+    @Test
     void addendaAreSkippedByDefaultAndKeptOnRequest() {
         List<Article> skipped = new ArticleSplitter(false).split(STATUTE, "예시법");
         assertTrue(skipped.stream().noneMatch(a -> a.body().contains("공포한 날")));

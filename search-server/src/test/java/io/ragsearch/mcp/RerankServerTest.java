@@ -31,7 +31,7 @@ class RerankServerTest {
     private static SearchServerApp start(int concurrency, int queueTimeoutMillis) throws Exception {
         ServerConfig.RerankerRef standIn = new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, 64);
         ServerConfig config = new ServerConfig(TestServers.server("127.0.0.1", 4, 32, null), null,
-                new ServerConfig.Rerank(concurrency, queueTimeoutMillis, 1, null, true, List.of(1, 2)),
+                new ServerConfig.Rerank(concurrency, queueTimeoutMillis, 1, null, true, List.of(1, 2)), null,
                 List.of(new ServerConfig.ProjectConfig("handbook-en", "", new ServerConfig.Source(TestProjects.sampleDirectory("en").toString()),
                         null, null, null, null, standIn)));
         return SearchServerApp.start(config, Map.of());

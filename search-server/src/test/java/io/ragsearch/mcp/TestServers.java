@@ -27,7 +27,7 @@ public final class TestServers {
     }
 
     public static SearchServerApp startSample(ServerConfig.Server server) throws Exception {
-        ServerConfig config = new ServerConfig(server, null, null, List.of(
+        ServerConfig config = new ServerConfig(server, null, null, null, List.of(
                 TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null),
                 TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
         return SearchServerApp.start(config, Map.of());

@@ -36,7 +36,7 @@ class RerankedSearchTest {
         });
         catalog.put(loader.load(new ServerConfig.ProjectConfig(name, "", new ServerConfig.Source(corpus().toString()),
                 null, "lexical", new ServerConfig.Gate(0.5), null, ref)));
-        return new SearchService(catalog, TestProjects.embedder(), SearchLimits.DEFAULTS, new RerankLimiter(1, 60_000, new Metrics()));
+        return new SearchService(catalog, TestProjects::embedder, SearchLimits.DEFAULTS, new RerankLimiter(1, 60_000, new Metrics()));
     }
 
     private Path corpus() throws Exception {

@@ -1,0 +1,72 @@
+package io.ragsearch.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/**
+ * Where the corpus record lives: a small HikariCP pool for reads and writes, and separate plain
+ * connections for LISTEN (a pooled connection would be handed to others between polls).
+ */
+public final class Database implements AutoCloseable {
+
+    /** Reads are a few large queries per corpus change; writes come from one ingest at a time. */
+    private static final int POOL_SIZE = 4;
+    private static final int CONNECT_TIMEOUT_SECONDS = 5;
+
+    private final String url;
+    private final String user;
+    private final String password;
+    private final HikariDataSource pool;
+
+    public Database(String url, String user, String password) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(POOL_SIZE);
+        config.setMinimumIdle(0);
+        config.setPoolName("ragsearch-db");
+        config.setConnectionTimeout(CONNECT_TIMEOUT_SECONDS * 1000L);
+        // Start even when the database is down: readiness reports it and the sync retries.
+        config.setInitializationFailTimeout(-1);
+        config.addDataSourceProperty("connectTimeout", CONNECT_TIMEOUT_SECONDS);
+        config.addDataSourceProperty("socketTimeout", 60);
+        config.addDataSourceProperty("ApplicationName", "ragsearch");
+        this.pool = new HikariDataSource(config);
+    }
+
+    public Connection connection() throws SQLException {
+        return pool.getConnection();
+    }
+
+    /** A connection outside the pool, for LISTEN. */
+    public Connection dedicatedConnection() throws SQLException {
+        Properties p = new Properties();
+        if (user != null) {
+            p.setProperty("user", user);
+        }
+        if (password != null) {
+            p.setProperty("password", password);
+        }
+        p.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS));
+        p.setProperty("tcpKeepAlive", "true");
+        p.setProperty("ApplicationName", "ragsearch-listen");
+        return DriverManager.getConnection(url, p);
+    }
+
+    public String url() {
+        return url;
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+}

@@ -1,0 +1,189 @@
+package io.ragsearch.store;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.corpus.CorpusLoader;
+import io.ragsearch.mcp.TestServers;
+import io.ragsearch.search.TestProjects;
+import io.ragsearch.server.SearchServerApp;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The server with the corpus record in a real PostgreSQL. */
+class DatabaseServingTest {
+
+    @TempDir
+    Path dir;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private SearchServerApp start() throws Exception {
+        ServerConfig config = new ServerConfig(TestServers.server("127.0.0.1", 4, 32, null), null, null,
+                new ServerConfig.DatabaseRef(TestDatabase.url(), TestDatabase.user(), null, 1), List.of());
+        return SearchServerApp.start(config, Map.of());
+    }
+
+    private HttpResponse<String> admin(SearchServerApp app, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private Path corpus(String extraArticle) throws Exception {
+        Path c = Files.createDirectories(dir.resolve("corpus"));
+        Files.writeString(c.resolve("handbook.md"), "# Handbook\n### Article 1 (Annual leave)\nEmployees receive fifteen days of paid leave.\n"
+                + "### Article 2 (Remote work)\nRemote work is allowed two days a week.\n" + extraArticle);
+        return c;
+    }
+
+    private void ingest(String project, Path corpus) throws Exception {
+        try (Database db = TestDatabase.open()) {
+            new Ingester(db).ingest(new CorpusLoader(false).load(project, corpus).corpus(), "db test", corpus.toString(),
+                    TestProjects.embedder());
+        }
+    }
+
+    private static String search(McpSyncClient client, String project, String query) {
+        CallToolResult r = client.callTool(new CallToolRequest("search", Map.of("project", project, "query", query, "top_k", 1)));
+        String text = ((TextContent) r.content().get(0)).text();
+        if (Boolean.TRUE.equals(r.isError())) {
+            throw new IllegalStateException(text);
+        }
+        return text;
+    }
+
+    @Test
+    void servesStoredProjectsWithoutReembeddingAndPicksUpChangesDuringSearches() throws Exception {
+        String project = "live-" + System.nanoTime();
+        ingest(project, corpus(""));
+        try (SearchServerApp app = start()) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> app.catalog().contains(project));
+            assertTrue(admin(app, "/metrics").body().contains("ragsearch_embedding_texts_total 1\n"),
+                    "only the model's dimension probe was embedded: stored vectors were used");
+            McpSyncClient client = TestServers.client(app.mcpPort());
+            assertTrue(search(client, project, "paid leave days").contains("Article 1"));
+
+            AtomicBoolean running = new AtomicBoolean(true);
+            AtomicInteger ok = new AtomicInteger();
+            AtomicInteger failed = new AtomicInteger();
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            List<Future<?>> load = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                load.add(pool.submit(() -> {
+                    McpSyncClient c = TestServers.client(app.mcpPort());
+                    while (running.get()) {
+                        try {
+                            search(c, project, "remote work days");
+                            ok.incrementAndGet();
+                        } catch (RuntimeException e) {
+                            failed.incrementAndGet();
+                        }
+                    }
+                    c.closeGracefully();
+                    return null;
+                }));
+            }
+            ingest(project, corpus("### Article 3 (Quokka policy)\nQuokkas may visit the office on Fridays.\n"));
+            long t0 = System.nanoTime();
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> search(client, project, "quokka visits").contains("Article 3"));
+            double visibleMs = (System.nanoTime() - t0) / 1e6;
+            Thread.sleep(500);
+            running.set(false);
+            for (Future<?> f : load) {
+                f.get();
+            }
+            pool.shutdown();
+            client.closeGracefully();
+            System.out.printf(Locale.ROOT, "[live-refresh] change visible %.0f ms after ingest committed; searches during refresh ok=%d failed=%d%n",
+                    visibleMs, ok.get(), failed.get());
+            assertEquals(0, failed.get(), "no search failed while the index was swapped");
+            assertTrue(ok.get() > 0);
+        }
+    }
+
+    @Test
+    void anOutageKeepsTheLastGoodIndexServingAndRecoversByItself() throws Exception {
+        String project = "outage-" + System.nanoTime();
+        ingest(project, corpus(""));
+        try (SearchServerApp app = start()) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> admin(app, "/readyz").statusCode() == 200
+                    && app.catalog().contains(project));
+            McpSyncClient client = TestServers.client(app.mcpPort());
+            TestDatabase.pgCtl("stop");
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> admin(app, "/readyz").statusCode() == 503);
+                String reason = admin(app, "/readyz").body();
+                assertTrue(reason.contains("database unreachable") && reason.contains("serving the last good index"), reason);
+                assertEquals(200, admin(app, "/livez").statusCode());
+                assertTrue(search(client, project, "paid leave days").contains("Article 1"), "still serving");
+            } finally {
+                TestDatabase.pgCtl("start");
+            }
+            long t0 = System.nanoTime();
+            await().atMost(Duration.ofSeconds(60)).until(() -> admin(app, "/readyz").statusCode() == 200);
+            System.out.printf(Locale.ROOT, "[outage] ready again %.1f s after the database restarted%n", (System.nanoTime() - t0) / 1e9);
+            client.closeGracefully();
+        }
+    }
+
+    @Test
+    void aDatabaseDownAtStartupMeansNotReadyThenReady() throws Exception {
+        String project = "startup-" + System.nanoTime();
+        ingest(project, corpus(""));
+        TestDatabase.pgCtl("stop");
+        SearchServerApp app;
+        try {
+            app = start();
+            assertEquals(200, admin(app, "/livez").statusCode());
+            assertEquals(200, admin(app, "/startupz").statusCode(), "the process is up; readiness carries the database");
+            HttpResponse<String> ready = admin(app, "/readyz");
+            assertEquals(503, ready.statusCode());
+            assertTrue(ready.body().contains("no database project loaded yet"), ready.body());
+        } finally {
+            TestDatabase.pgCtl("start");
+        }
+        try (app) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> admin(app, "/readyz").statusCode() == 200);
+            assertTrue(app.catalog().contains(project));
+        }
+    }
+
+    @Test
+    void embeddingsFromAnotherModelAreRefusedWithAClearReason() throws Exception {
+        String project = "othermodel-" + System.nanoTime();
+        ingest(project, corpus(""));
+        TestDatabase.execute("UPDATE articles SET embedding_digest = 'sha256:0123', embedding_model = 'other-model' WHERE project = '"
+                + project + "'");
+        try (SearchServerApp app = start()) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> admin(app, "/readyz").body().contains(project));
+            String reason = admin(app, "/readyz").body();
+            assertTrue(reason.contains("refused") && reason.contains("other-model") && reason.contains("re-run ingest"), reason);
+            assertTrue(!app.catalog().contains(project));
+        } finally {
+            TestDatabase.execute("DELETE FROM projects WHERE name = '" + project + "'");
+        }
+    }
+}
