@@ -11,16 +11,17 @@ public final class ProcessMemory {
     }
 
     public static long residentBytes() {
-        return statusField("VmRSS:");
+        return statusField(Path.of("/proc/self/status"), "VmRSS:");
     }
 
     public static long peakResidentBytes() {
-        return statusField("VmHWM:");
+        return statusField(Path.of("/proc/self/status"), "VmHWM:");
     }
 
-    private static long statusField(String field) {
+    /** A kB field of a /proc/PID/status file, in bytes (0 when unreadable). */
+    public static long statusField(Path status, String field) {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            for (String line : Files.readAllLines(status)) {
                 if (line.startsWith(field)) {
                     String[] parts = line.substring(field.length()).trim().split("\\s+");
                     return Long.parseLong(parts[0]) * 1024;

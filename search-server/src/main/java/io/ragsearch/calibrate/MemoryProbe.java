@@ -1,5 +1,6 @@
 package io.ragsearch.calibrate;
 
+import io.ragsearch.admin.ProcessMemory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,7 +116,7 @@ public final class MemoryProbe {
                 if (!family.contains(other)) {
                     return Optional.of("process " + other + ", which is not ours");
                 }
-                long rss = statusField(Path.of("/proc/" + other + "/status"), "VmRSS:");
+                long rss = ProcessMemory.statusField(Path.of("/proc/" + other + "/status"), "VmRSS:");
                 if (rss > WRAPPER_RSS_LIMIT) {
                     return Optional.of("process " + other + " of " + (rss >> 20) + " MiB (a build tool or parent JVM)");
                 }
@@ -143,7 +144,7 @@ public final class MemoryProbe {
         return switch (method) {
             case CGROUP_V2 -> readLong(dir.resolve("memory.current")) - statField("inactive_file");
             case CGROUP_V1 -> readLong(dir.resolve("memory.usage_in_bytes")) - statField("total_inactive_file");
-            case RSS -> statusField(Path.of("/proc/self/status"), "VmRSS:");
+            case RSS -> ProcessMemory.statusField(Path.of("/proc/self/status"), "VmRSS:");
         };
     }
 
@@ -158,7 +159,7 @@ public final class MemoryProbe {
 
     /** VmHWM since the last {@link #resetPeak()}; the current value where there is no kernel peak. */
     public long peak() {
-        return hasKernelPeak() ? statusField(Path.of("/proc/self/status"), "VmHWM:") : current();
+        return hasKernelPeak() ? ProcessMemory.statusField(Path.of("/proc/self/status"), "VmHWM:") : current();
     }
 
     /** Resets VmHWM (clear_refs 5); returns whether a kernel peak is now counting from here. */
@@ -214,16 +215,4 @@ public final class MemoryProbe {
         }
     }
 
-    static long statusField(Path status, String field) {
-        try {
-            for (String line : Files.readAllLines(status)) {
-                if (line.startsWith(field)) {
-                    return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]) * 1024;
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            return 0;
-        }
-        return 0;
-    }
 }

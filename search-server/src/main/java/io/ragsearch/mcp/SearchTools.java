@@ -17,6 +17,7 @@ import io.ragsearch.admin.Metrics;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Document;
 import io.ragsearch.search.InvalidRequestException;
+import io.ragsearch.search.Names;
 import io.ragsearch.search.NotFoundException;
 import io.ragsearch.search.Project;
 import io.ragsearch.search.ProjectCatalog;
@@ -177,7 +178,7 @@ public final class SearchTools {
             String label = requiredString(args, "article");
             Article article = doc.article(label).orElseThrow(() -> new NotFoundException(
                     "unknown article '" + label + "' in document '" + doc.id() + "'; articles: "
-                            + String.join(", ", doc.articles().stream().map(Article::label).toList())));
+                            + Names.listed(doc.articles().stream().map(Article::label).toList())));
             ArticleText body = new ArticleText(project.name(), doc.id(), doc.title(), article.label(), article.title(),
                     article.deleted(), article.body());
             String heading = doc.title() + " " + article.label() + (article.title().isEmpty() ? "" : " (" + article.title() + ")");

@@ -3,7 +3,7 @@ package io.ragsearch.search;
 import java.util.List;
 
 /** Lists names for error messages: all of them when few, the first ones and a count when many. */
-final class Names {
+public final class Names {
 
     /** An error message has to stay readable for a person and an agent's context window. */
     private static final int MAX_LISTED = 40;
@@ -11,7 +11,7 @@ final class Names {
     private Names() {
     }
 
-    static String listed(List<String> names) {
+    public static String listed(List<String> names) {
         if (names.isEmpty()) {
             return "(none)";
         }

@@ -306,10 +306,25 @@ public final class SearchServerApp implements AutoCloseable {
         return executor;
     }
 
-    /** For the query command: projects loaded, nothing served. */
+    /** For the query command: projects loaded (directory and database), nothing served. */
     public static SearchService loadOnly(ServerConfig config, Map<String, String> env, ProjectCatalog into) throws IOException {
         config.validate();
-        return new SearchServerApp(config, env).loadProjects(into);
+        SearchServerApp app = new SearchServerApp(config, env);
+        SearchService search = app.loadProjects(into);
+        ServerConfig.DatabaseRef ref = config.database();
+        if (ref.configured()) {
+            ProjectLoader loader = new ProjectLoader(app::embeddingTokenizer, app::embedder, app::reranker);
+            try (Database db = new Database(ref.url(), ref.user(), ref.password())) {
+                CorpusStore store = new CorpusStore(db);
+                for (String name : store.versions().keySet()) {
+                    var settings = config.projects().stream().filter(p -> p.name().equals(name)).findFirst().orElse(null);
+                    into.put(loader.loadStored(store.read(name, 0).orElseThrow(), settings));
+                }
+            } catch (java.sql.SQLException e) {
+                throw new IOException("cannot read the database " + ref.url() + ": " + e.getMessage(), e);
+            }
+        }
+        return search;
     }
 
     public Optional<DatabaseSync> databaseSync() {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.ragsearch.server.SearchServerApp;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -106,32 +105,10 @@ class HealthUnderLoadTest {
         // One tool thread, one queue slot, and enough HTTP capacity that every request reaches the queue.
         try (SearchServerApp app = TestServers.startSample(TestServers.server("127.0.0.1", 1, 1, 32))) {
             int callers = 16;
-            ExecutorService pool = Executors.newFixedThreadPool(callers);
-            List<McpSyncClient> clients = new ArrayList<>();
-            for (int i = 0; i < callers; i++) {
-                clients.add(TestServers.client(app.mcpPort()));
-            }
             String query = "annual leave sick leave remote work overtime hotel meals ".repeat(15);
-            List<Future<String>> calls = new ArrayList<>();
-            for (McpSyncClient c : clients) {
-                calls.add(pool.submit(() -> {
-                    CallToolResult r = c.callTool(new CallToolRequest("search", Map.of("project", "handbook-en", "query", query)));
-                    return Boolean.TRUE.equals(r.isError()) ? ((TextContent) r.content().get(0)).text() : "ok";
-                }));
-            }
-            int busy = 0;
-            int ok = 0;
-            for (Future<String> f : calls) {
-                String outcome = f.get();
-                if (outcome.equals("ok")) {
-                    ok++;
-                } else {
-                    assertTrue(outcome.startsWith("busy, retry"), outcome);
-                    busy++;
-                }
-            }
-            clients.forEach(McpSyncClient::closeGracefully);
-            pool.shutdown();
+            TestServers.Tally t = TestServers.concurrentSearches(app.mcpPort(), callers, "handbook-en", query);
+            int ok = t.ok();
+            int busy = t.busy();
             System.out.printf(Locale.ROOT, "[busy] %d callers: ok=%d busy=%d%n", callers, ok, busy);
             assertTrue(ok >= 1, "some calls are served");
             assertTrue(busy >= 1, "a full queue refuses instead of queueing without bound");

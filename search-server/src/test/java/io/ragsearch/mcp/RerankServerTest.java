@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.ragsearch.config.ServerConfig;
 import io.ragsearch.rerank.RerankerFactory;
 import io.ragsearch.search.TestProjects;
@@ -15,12 +14,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -78,33 +73,10 @@ class RerankServerTest {
     @Test
     void reranksBeyondTheBoundEndAsBusyRetry() throws Exception {
         try (SearchServerApp app = start(1, 1)) {
-            int callers = 8;
-            ExecutorService pool = Executors.newFixedThreadPool(callers);
-            List<McpSyncClient> clients = new ArrayList<>();
-            for (int i = 0; i < callers; i++) {
-                clients.add(TestServers.client(app.mcpPort()));
-            }
-            List<Future<String>> calls = new ArrayList<>();
-            for (McpSyncClient c : clients) {
-                calls.add(pool.submit(() -> {
-                    CallToolResult r = c.callTool(new CallToolRequest("search",
-                            Map.of("project", "handbook-en", "query", "leave days work hours overtime remote")));
-                    return Boolean.TRUE.equals(r.isError()) ? ((TextContent) r.content().get(0)).text() : "ok";
-                }));
-            }
-            int ok = 0;
-            int busy = 0;
-            for (Future<String> f : calls) {
-                String outcome = f.get();
-                if (outcome.equals("ok")) {
-                    ok++;
-                } else {
-                    assertTrue(outcome.startsWith("busy, retry"), outcome);
-                    busy++;
-                }
-            }
-            clients.forEach(McpSyncClient::closeGracefully);
-            pool.shutdown();
+            TestServers.Tally t = TestServers.concurrentSearches(app.mcpPort(), 8, "handbook-en",
+                    "leave days work hours overtime remote");
+            int ok = t.ok();
+            int busy = t.busy();
             assertTrue(ok >= 1 && busy >= 1, "ok=" + ok + " busy=" + busy);
             assertTrue(admin(app, "/metrics").body().contains("ragsearch_rerank_busy_rejections_total " + busy));
         }

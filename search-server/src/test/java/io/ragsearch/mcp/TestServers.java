@@ -13,8 +13,17 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /** Starts the real server on ephemeral ports and connects real MCP clients to it. */
 public final class TestServers {
@@ -41,6 +50,43 @@ public final class TestServers {
         McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(120)).build();
         client.initialize();
         return client;
+    }
+
+    /** How concurrent calls ended: served, or refused with the retryable busy error (anything else fails the test). */
+    public record Tally(int ok, int busy) {
+    }
+
+    /** {@code callers} clients, each with its own connection, send one search at once. */
+    public static Tally concurrentSearches(int port, int callers, String project, String query) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        List<McpSyncClient> clients = new ArrayList<>();
+        for (int i = 0; i < callers; i++) {
+            clients.add(client(port));
+        }
+        try {
+            List<Future<String>> calls = new ArrayList<>();
+            for (McpSyncClient c : clients) {
+                calls.add(pool.submit(() -> {
+                    CallToolResult r = c.callTool(new CallToolRequest("search", Map.of("project", project, "query", query)));
+                    return Boolean.TRUE.equals(r.isError()) ? ((TextContent) r.content().get(0)).text() : "ok";
+                }));
+            }
+            int ok = 0;
+            int busy = 0;
+            for (Future<String> f : calls) {
+                String outcome = f.get();
+                if (outcome.equals("ok")) {
+                    ok++;
+                } else {
+                    assertTrue(outcome.startsWith("busy, retry"), outcome);
+                    busy++;
+                }
+            }
+            return new Tally(ok, busy);
+        } finally {
+            clients.forEach(McpSyncClient::closeGracefully);
+            pool.shutdown();
+        }
     }
 
     /** A raw HTTP/1.1 exchange, for headers the JDK client will not send (Host) and bodies it would hide. */

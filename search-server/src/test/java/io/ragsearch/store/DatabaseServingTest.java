@@ -125,6 +125,34 @@ class DatabaseServingTest {
     }
 
     @Test
+    void ingestAndQueryCommandsWorkAgainstTheDatabase() throws Exception {
+        String project = "cli-" + System.nanoTime();
+        Path corpus = corpus("");
+        String url = TestDatabase.url() + "?user=" + TestDatabase.user();
+        String first = cli("ingest", "--db", url, "--project", project, corpus.toString());
+        assertTrue(first.contains("project " + project + ": 1 added, 0 updated, 0 removed, 0 unchanged documents; 2 articles written; "
+                + "embeddings all-minilm-l6-v2; corpus version 1"), first);
+        String second = cli("ingest", "--db", url, "--project", project, corpus.toString());
+        assertTrue(second.contains("1 unchanged documents") && second.contains("(nothing changed)"), second);
+        String answer = cli("query", "--db", url, "--in", project, "how many days of paid leave");
+        assertTrue(answer.contains("== " + project + " (hybrid): gate passed") && answer.contains("Article 1 (Annual leave)"), answer);
+    }
+
+    private static String cli(String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.StringWriter err = new java.io.StringWriter();
+        java.io.PrintStream original = System.out;
+        System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            int code = io.ragsearch.cli.RagSearchCli.commandLine().setErr(new java.io.PrintWriter(err, true)).execute(args);
+            assertEquals(0, code, err.toString());
+            return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        } finally {
+            System.setOut(original);
+        }
+    }
+
+    @Test
     void anOutageKeepsTheLastGoodIndexServingAndRecoversByItself() throws Exception {
         String project = "outage-" + System.nanoTime();
         ingest(project, corpus(""));
