@@ -17,14 +17,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Measures what one concurrent rerank costs in memory, inside the process and under its own
- * limit. Procedure, per reranker: one worst-case warm-up run; then bursts of 1, 2, 4, 1
- * concurrent worst-case runs (largest batch, longest pairs; each thread runs twice, back to
- * back, max(2, k) rounds, so runs overlap as under sustained load), each preceded by a measurement at
- * rest and followed by the burst's peak from the memory counter. Cost per run = max over bursts
- * of (peak − rest before it) / runs; resident = the higher of the rest levels before the first
- * and after the last burst.
- * A burst is skipped when the runs measured so far say it would pass 90 % of the memory limit:
- * calibration must never be what kills the pod.
+ * limit. Procedure, per reranker: one worst-case warm-up run and the first rest level; then
+ * bursts of 1, 2, 4, 1 concurrent worst-case runs (largest batch, longest pairs; each thread
+ * runs max(2, k) times back to back, so runs overlap as under sustained load), each burst's peak
+ * read from the memory counter. Cost per run = max over bursts of (peak − first rest) / k;
+ * resident = the higher of the first and the final rest level, plus the heap the JVM may still
+ * commit. A burst is skipped when the runs measured so far say it would pass 90 % of the memory
+ * limit: calibration must never be what kills the pod. docs/memory.md has the measurements.
  */
 public final class Calibrator {
 
@@ -89,38 +88,26 @@ public final class Calibrator {
                         k, resident, k, perRun, limit.getAsLong());
                 continue;
             }
-            long before = atRest(reranker);
-            Calibration.Level level = burst(reranker, worst, k, before);
+            atRest(reranker); // every burst starts with the arena's free chunks returned
+            // Cost against the first rest level, the lowest: memory that fragmentation leaves
+            // behind between bursts is charged to the runs that caused it.
+            Calibration.Level level = burst(reranker, worst, k, firstRest);
             measured.add(level);
             perRun = Math.max(perRun, level.perRunBytes());
             LOG.info("calibration {}: {} concurrent run(s) of {}x{} peaked at {} MiB ({} MiB per run above {} MiB at rest, {} s)",
                     reranker.name(), k, batch, reranker.maxSeqLen(), level.peakBytes() >> 20, level.perRunBytes() >> 20,
-                    before >> 20, String.format(java.util.Locale.ROOT, "%.1f", level.seconds()));
+                    firstRest >> 20, String.format(java.util.Locale.ROOT, "%.1f", level.seconds()));
         }
         // Levels right after a big burst still hold memory the next run reuses (and its end returns);
-        // the rest before the first burst and after the last one are what the process keeps.
+        // the rest before the first burst and after the last one are what the process keeps. The
+        // heap the JVM may still commit belongs to resident (no peak used it).
         resident = Math.max(firstRest, atRest(reranker)) + heapStillToCommit();
-        // Every burst's cost against the first rest level, the lowest: memory that fragmentation
-        // leaves behind between bursts is charged to the runs that caused it. The heap the JVM may
-        // still commit is added to resident only (no peak used it).
-        List<Calibration.Level> levels = new ArrayList<>();
-        perRun = 0;
-        for (Calibration.Level l : measured) {
-            long cost = Math.max(0, (l.peakBytes() - firstRest) / l.concurrency());
-            levels.add(new Calibration.Level(l.concurrency(), l.peakBytes(), cost, l.seconds()));
-            perRun = Math.max(perRun, cost);
-        }
-        measured = levels;
         return new Calibration(probe.method().wire(), limitOrNull(), resident, perRun, measured.size(), batch,
                 reranker.maxSeqLen(), reranker.intraOpThreads(), reranker.digest(), now(), reranker.name(), reranker.trained(),
                 measured, settings, probe.reason(), List.of());
     }
 
-    /**
-     * Memory at rest: after a tiny run, whose end returns the arena's free chunks. Resident is the
-     * highest of these levels: what the process holds between bursts once it has done worst-case
-     * work, its heap at working size included.
-     */
+    /** Memory at rest: after a tiny run, whose end returns the arena's free chunks. */
     private long atRest(Reranker reranker) {
         reranker.run(PairBatch.worstCase(1, 8));
         return baseline();

@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class CalibrationPredictsPeakTest {
 
-    /** Achieved on this machine kind: 0.71–0.82 of the prediction (docs/memory.md). */
+    /** Achieved on this machine kind: 0.71–0.85 of the prediction (docs/memory.md). */
     static final double TOLERANCE = 0.10;
 
     @TempDir
