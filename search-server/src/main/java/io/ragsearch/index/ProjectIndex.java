@@ -87,7 +87,9 @@ public final class ProjectIndex implements AutoCloseable {
             // A label is matched as a whole; its pieces ("16", "조") are no evidence on their own.
             rest = m.replaceAll(" ");
         }
-        return new QueryTerms(Analyzers.termList(analyzer, FIELD_BODY, rest), labels);
+        List<String> terms = Analyzers.termList(analyzer, FIELD_BODY, rest);
+        // Weights once per query: every candidate's coverage uses the same ones.
+        return new QueryTerms(terms, labels, idfs(FIELD_BODY, terms), idfs(FIELD_LABEL, labels));
     }
 
     public List<RankedArticle> lexical(QueryTerms query, int limit) {
@@ -145,21 +147,27 @@ public final class ProjectIndex implements AutoCloseable {
         String articleLabel = ArticleLabels.normalize(articles.get(position).article().label());
         double total = 0;
         double matched = 0;
-        for (String term : query.terms()) {
-            double w = idf(FIELD_BODY, term);
-            total += w;
-            if (articleTerms.contains(term)) {
-                matched += w;
+        for (int i = 0; i < query.terms().size(); i++) {
+            total += query.termIdf()[i];
+            if (articleTerms.contains(query.terms().get(i))) {
+                matched += query.termIdf()[i];
             }
         }
-        for (String label : query.labels()) {
-            double w = idf(FIELD_LABEL, label);
-            total += w;
-            if (label.equals(articleLabel)) {
-                matched += w;
+        for (int i = 0; i < query.labels().size(); i++) {
+            total += query.labelIdf()[i];
+            if (query.labels().get(i).equals(articleLabel)) {
+                matched += query.labelIdf()[i];
             }
         }
         return total == 0 ? 0 : matched / total;
+    }
+
+    private double[] idfs(String field, List<String> terms) {
+        double[] out = new double[terms.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = idf(field, terms.get(i));
+        }
+        return out;
     }
 
     /** BM25's IDF; a term the corpus lacks counts as the rarest possible term, not infinitely rare. */
@@ -183,8 +191,8 @@ public final class ProjectIndex implements AutoCloseable {
         analyzer.close();
     }
 
-    /** Analysed query terms and the article labels it names ("제60조"). */
-    public record QueryTerms(List<String> terms, List<String> labels) {
+    /** Analysed query terms and the article labels it names ("제60조"), each with its IDF weight. */
+    public record QueryTerms(List<String> terms, List<String> labels, double[] termIdf, double[] labelIdf) {
         public boolean isEmpty() {
             return terms.isEmpty() && labels.isEmpty();
         }

@@ -68,8 +68,7 @@ public final class ProjectLoader {
     public Project loadStored(StoredProject stored, ProjectConfig config) throws IOException {
         var corpus = stored.corpus();
         stored.problems().forEach(p -> LOG.warn("project {}: {}", stored.name(), p));
-        String lang = config == null ? "auto" : config.languageOrDefault().toLowerCase(Locale.ROOT);
-        Language language = lang.equals("auto") ? Language.detect(corpus) : Language.parse(lang);
+        Language language = language(config == null ? "auto" : config.languageOrDefault(), corpus);
         RetrievalMode requested = RetrievalMode.parse(config == null ? "auto" : config.retrievalOrDefault());
         float[][] vectors = stored.vectors();
         RetrievalMode mode;
@@ -102,6 +101,12 @@ public final class ProjectLoader {
                 stored.problems(), reranker);
     }
 
+    /** The configured analyzer language, or the detected one for "auto". */
+    private static Language language(String configured, io.ragsearch.corpus.Corpus corpus) {
+        String lang = configured.toLowerCase(Locale.ROOT);
+        return lang.equals("auto") ? Language.detect(corpus) : Language.parse(lang);
+    }
+
     /** An embedding model's tokenizer with the model's name, for messages. */
     public record EmbeddingTokenizer(String modelName, HuggingFaceTokenizer tokenizer) {
     }
@@ -111,8 +116,7 @@ public final class ProjectLoader {
                 .load(config.name(), Path.of(config.source().directory()));
         loaded.problems().forEach(p -> LOG.warn("project {}: {}", config.name(), p));
         var corpus = loaded.corpus();
-        String lang = config.languageOrDefault().toLowerCase(Locale.ROOT);
-        Language language = lang.equals("auto") ? Language.detect(corpus) : Language.parse(lang);
+        Language language = language(config.languageOrDefault(), corpus);
 
         RetrievalMode requested = RetrievalMode.parse(config.retrievalOrDefault());
         RetrievalMode mode = requested;

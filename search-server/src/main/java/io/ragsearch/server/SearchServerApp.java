@@ -117,13 +117,18 @@ public final class SearchServerApp implements AutoCloseable {
             return;
         }
         database = new Database(ref.url(), ref.user(), ref.password());
-        ProjectLoader loader = new ProjectLoader(this::embeddingTokenizer, this::embedder, this::reranker);
-        Map<String, ServerConfig.ProjectConfig> settings = new LinkedHashMap<>();
-        config.projects().stream().filter(p -> p.source() != null && p.source().fromDatabase()).forEach(p -> settings.put(p.name(), p));
-        databaseSync = new DatabaseSync(new CorpusStore(database), catalog, stored -> loader.loadStored(stored, settings.get(stored.name())),
+        databaseSync = new DatabaseSync(new CorpusStore(database), catalog, databaseProjectBuilder(),
                 java.time.Duration.ofSeconds(ref.pollSecondsOrDefault()));
         health.addReadinessCheck(databaseSync::notReadyReason);
         databaseSync.start();
+    }
+
+    /** Builds a database project with the settings a configured project of the same name with source {database: true} gives. */
+    private DatabaseSync.ProjectBuilder databaseProjectBuilder() {
+        ProjectLoader loader = new ProjectLoader(this::embeddingTokenizer, this::embedder, this::reranker);
+        Map<String, ServerConfig.ProjectConfig> settings = new LinkedHashMap<>();
+        config.projects().stream().filter(p -> p.source() != null && p.source().fromDatabase()).forEach(p -> settings.put(p.name(), p));
+        return stored -> loader.loadStored(stored, settings.get(stored.name()));
     }
 
     /** Loads every directory project (also used by the query command, which serves nothing). */
@@ -298,10 +303,6 @@ public final class SearchServerApp implements AutoCloseable {
         return metrics;
     }
 
-    public Optional<Calibration> calibration() {
-        return Optional.ofNullable(calibration);
-    }
-
     public ToolExecutor executor() {
         return executor;
     }
@@ -313,22 +314,17 @@ public final class SearchServerApp implements AutoCloseable {
         SearchService search = app.loadProjects(into);
         ServerConfig.DatabaseRef ref = config.database();
         if (ref.configured()) {
-            ProjectLoader loader = new ProjectLoader(app::embeddingTokenizer, app::embedder, app::reranker);
+            DatabaseSync.ProjectBuilder builder = app.databaseProjectBuilder();
             try (Database db = new Database(ref.url(), ref.user(), ref.password())) {
                 CorpusStore store = new CorpusStore(db);
                 for (String name : store.versions().keySet()) {
-                    var settings = config.projects().stream().filter(p -> p.name().equals(name)).findFirst().orElse(null);
-                    into.put(loader.loadStored(store.read(name, 0).orElseThrow(), settings));
+                    into.put(builder.build(store.read(name, 0).orElseThrow()));
                 }
             } catch (java.sql.SQLException e) {
                 throw new IOException("cannot read the database " + ref.url() + ": " + e.getMessage(), e);
             }
         }
         return search;
-    }
-
-    public Optional<DatabaseSync> databaseSync() {
-        return Optional.ofNullable(databaseSync);
     }
 
     @Override
