@@ -1,0 +1,14 @@
+package io.ragsearch.operator.calibration;
+
+import java.io.IOException;
+import java.util.Optional;
+
+/** Reads a pod's measurement. An interface so tests can point it at any address. */
+public interface CalibrationClient {
+
+    /**
+     * @return the measurement, or empty while the pod has not measured yet (503)
+     * @throws IOException when the pod cannot be reached or answers something unreadable
+     */
+    Optional<CalibrationReport> fetch(String podIp, int adminPort) throws IOException;
+}

@@ -1,0 +1,57 @@
+package io.ragsearch.operator.dependent;
+
+import io.ragsearch.operator.reconcile.CheckedSpec;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Object names, labels, ports and paths shared by the manifests, the reconciler and the tests. */
+public final class Names {
+    public static final String MANAGED_BY = "ragsearch-operator";
+    public static final String LABEL_NAME = "app.kubernetes.io/name";
+    public static final String LABEL_INSTANCE = "app.kubernetes.io/instance";
+    public static final String LABEL_MANAGED_BY = "app.kubernetes.io/managed-by";
+    public static final String LABEL_COMPONENT = "app.kubernetes.io/component";
+    /** Pods of the current template carry it: the reconciler counts ready pods and reads calibrations by it. */
+    public static final String CONFIG_HASH = "ragsearch.io/config-hash";
+    /** What a calibration depends on; pods with the current key measure under the current limits. */
+    public static final String CALIBRATION_KEY = "ragsearch.io/calibration-key";
+    public static final String MANAGED_SELECTOR = LABEL_MANAGED_BY + "=" + MANAGED_BY;
+
+    public static final String MCP_PORT_NAME = "mcp";
+    public static final String ADMIN_PORT_NAME = "admin";
+    public static final int MCP_PORT = 8080;
+    public static final int ADMIN_PORT = 8081;
+
+    public static final String CONFIG_DIR = "/etc/ragsearch";
+    public static final String CONFIG_FILE = "config.yaml";
+    public static final String MODEL_DIR = "/models";
+    public static final String CORPUS_DIR = "/corpus";
+    public static final String SERVER_CONTAINER = "search-server";
+
+    private Names() {
+    }
+
+    public static String configMap(CheckedSpec spec) {
+        return spec.name() + "-config";
+    }
+
+    public static String endpoint(String name, String namespace) {
+        return "http://" + name + "." + namespace + ".svc:" + MCP_PORT + "/mcp";
+    }
+
+    /** The labels every owned object carries; the first two also select the pods. */
+    public static Map<String, String> labels(String instance) {
+        Map<String, String> labels = selector(instance);
+        labels.put(LABEL_MANAGED_BY, MANAGED_BY);
+        labels.put(LABEL_COMPONENT, "search-server");
+        return labels;
+    }
+
+    public static Map<String, String> selector(String instance) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(LABEL_NAME, "ragsearch");
+        labels.put(LABEL_INSTANCE, instance);
+        return labels;
+    }
+}

@@ -1,0 +1,27 @@
+package io.ragsearch.operator.dependent;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
+import io.ragsearch.operator.model.RagSearch;
+
+/** Preconditions of the optional objects: absent from the spec means absent from the cluster (deleted if there). */
+public final class OptionalObjectWanted {
+    private OptionalObjectWanted() {
+    }
+
+    public static final class DisruptionBudget implements Condition<HasMetadata, RagSearch> {
+        @Override
+        public boolean isMet(DependentResource<HasMetadata, RagSearch> dependent, RagSearch primary, Context<RagSearch> context) {
+            return primary.getSpec().podDisruptionBudget != null;
+        }
+    }
+
+    public static final class NetworkPolicy implements Condition<HasMetadata, RagSearch> {
+        @Override
+        public boolean isMet(DependentResource<HasMetadata, RagSearch> dependent, RagSearch primary, Context<RagSearch> context) {
+            return primary.getSpec().networkPolicy != null;
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.ragsearch.operator.dependent;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.ragsearch.operator.model.RagSearch;
+
+/** The ConfigMap of a RagSearch, as {@link ManifestFactory} built it for this reconcile. */
+@KubernetesDependent(informer = @Informer(labelSelector = Names.MANAGED_SELECTOR))
+public class ServerConfigMapDependent extends CRUDKubernetesDependentResource<ConfigMap, RagSearch> {
+
+    public ServerConfigMapDependent() {
+        super(ConfigMap.class);
+    }
+
+    @Override
+    protected ConfigMap desired(RagSearch primary, Context<RagSearch> context) {
+        return DesiredManifests.of(context).configMap();
+    }
+}

@@ -1,0 +1,22 @@
+package io.ragsearch.operator.dependent;
+
+import io.fabric8.kubernetes.api.model.Service;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.ragsearch.operator.model.RagSearch;
+
+/** The Service of a RagSearch, as {@link ManifestFactory} built it for this reconcile. */
+@KubernetesDependent(informer = @Informer(labelSelector = Names.MANAGED_SELECTOR))
+public class ServerServiceDependent extends CRUDKubernetesDependentResource<Service, RagSearch> {
+
+    public ServerServiceDependent() {
+        super(Service.class);
+    }
+
+    @Override
+    protected Service desired(RagSearch primary, Context<RagSearch> context) {
+        return DesiredManifests.of(context).service();
+    }
+}

@@ -1,0 +1,32 @@
+package io.ragsearch.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** Exactly one of builtin, pvc or url. A URL needs its sha256: the init container verifies it. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "[has(self.builtin), has(self.pvc), has(self.url)].filter(x, x).size() == 1",
+        message = "set exactly one of builtin, pvc, url")
+@ValidationRule(value = "!has(self.url) || has(self.sha256)", message = "a url needs its sha256")
+public class ModelSource {
+    @JsonPropertyDescription("A model shipped in the server image: all-minilm-l6-v2 (embedding), minilm-pair (reranker cost stand-in).")
+    public String builtin;
+
+    @JsonPropertyDescription("A model directory (model.onnx + tokenizer.json) on a PersistentVolumeClaim, mounted read-only.")
+    public PvcModel pvc;
+
+    @Pattern("^https?://.+")
+    @JsonPropertyDescription("A model archive (.zip of model.onnx + tokenizer.json) or a single .onnx file, fetched by an init container.")
+    public String url;
+
+    @Pattern("^[a-f0-9]{64}$")
+    @JsonPropertyDescription("Hex sha256 of the file at url.")
+    public String sha256;
+
+    @Min(16)
+    @JsonPropertyDescription("Reranker only: longest pair in tokens (default 256). Calibration measures at this length.")
+    public Integer maxSeqLen;
+}

@@ -1,0 +1,34 @@
+package io.ragsearch.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class Project {
+    /** Same rule as the server's project names, so a name the CRD accepts the server accepts. */
+    public static final String NAME_PATTERN = "^[a-z0-9][a-z0-9._-]{0,62}$";
+
+    @Required
+    @Pattern(NAME_PATTERN)
+    @JsonPropertyDescription("Name agents pass to the search tools.")
+    public String name;
+
+    @JsonPropertyDescription("What the collection holds; agents read it in list_projects.")
+    public String description;
+
+    @Required
+    public ProjectSource source;
+
+    @Pattern("^(auto|ko|en)$")
+    @JsonPropertyDescription("Document language: auto (default), ko, en.")
+    public String language;
+
+    @Pattern("^(auto|lexical|hybrid)$")
+    @JsonPropertyDescription("Retrieval: auto (default; hybrid only where the embedding model covers the language), lexical, hybrid.")
+    public String retrieval;
+
+    @JsonPropertyDescription("This project's relevance gate; overrides spec.gate.")
+    public Gate gate;
+}

@@ -1,0 +1,15 @@
+package io.ragsearch.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class PvcModel {
+    @Required
+    @JsonPropertyDescription("PersistentVolumeClaim name in the RagSearch's namespace.")
+    public String claimName;
+
+    @JsonPropertyDescription("Directory inside the volume (default: its root).")
+    public String path;
+}

@@ -1,0 +1,60 @@
+package io.ragsearch.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** What a platform team asks for. Field descriptions end up in the CRD schema (kubectl explain). */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "self.projects.all(p, self.projects.exists_one(q, q.name == p.name))",
+        message = "project names must be unique")
+public class RagSearchSpec {
+
+    @Required
+    @JsonPropertyDescription("Search server image; its entrypoint runs the ragsearch-server jar.")
+    public String image;
+
+    @Min(0)
+    @JsonPropertyDescription("Number of search server pods (default 1).")
+    public Integer replicas;
+
+    @Required
+    @JsonPropertyDescription("Memory and CPU of each pod. The memory limit is also the request.")
+    public Resources resources;
+
+    @JsonPropertyDescription("Embedding and reranker models; built-in defaults when absent.")
+    public Models models;
+
+    @Required
+    @Size(min = 1)
+    @JsonPropertyDescription("The document collections agents can search.")
+    public List<Project> projects = new ArrayList<>();
+
+    @JsonPropertyDescription("PostgreSQL holding the corpus record, for projects with source.database.")
+    public Database database;
+
+    @JsonPropertyDescription("Rerank concurrency: auto (computed from the pods' measurement) or a fixed number.")
+    public Rerank rerank;
+
+    @JsonPropertyDescription("Default relevance gate of every project.")
+    public Gate gate;
+
+    @JsonPropertyDescription("Bearer-token authentication for MCP clients.")
+    public Auth auth;
+
+    @Min(30)
+    @JsonPropertyDescription("Time a pod may take to load models, build its index and calibrate before it is restarted (default 600).")
+    public Integer startupTimeoutSeconds;
+
+    @JsonPropertyDescription("Creates a PodDisruptionBudget when set.")
+    public DisruptionBudget podDisruptionBudget;
+
+    @JsonPropertyDescription("Creates a NetworkPolicy when set.")
+    public NetworkAccess networkPolicy;
+}

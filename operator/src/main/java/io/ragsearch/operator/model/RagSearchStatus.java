@@ -1,0 +1,28 @@
+package io.ragsearch.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+
+import java.util.ArrayList;
+import java.util.List;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class RagSearchStatus {
+    public Long observedGeneration;
+
+    @JsonPropertyDescription("Ready, Calibrated, MemoryInsufficient, ConcurrencyClamped, InvalidSpec.")
+    public List<Condition> conditions = new ArrayList<>();
+
+    @JsonPropertyDescription("The rerank concurrency decision and the measurement behind it.")
+    public RerankStatus rerank;
+
+    @JsonPropertyDescription("Desired pods.")
+    public Integer replicas;
+
+    @JsonPropertyDescription("Ready pods running the current pod template.")
+    public Integer readyReplicas;
+
+    @JsonPropertyDescription("In-cluster MCP endpoint.")
+    public String endpoint;
+}

@@ -1,0 +1,13 @@
+package io.ragsearch.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+
+/** A Secret in the RagSearch's namespace. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class SecretKeys {
+    @Required
+    @JsonPropertyDescription("Secret name.")
+    public String name;
+}

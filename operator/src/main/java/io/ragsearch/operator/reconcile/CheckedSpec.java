@@ -1,0 +1,33 @@
+package io.ragsearch.operator.reconcile;
+
+import io.ragsearch.operator.budget.RerankBudget;
+import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.model.RagSearchSpec;
+
+/**
+ * A spec that passed every check, with its quantities parsed and its defaults applied.
+ * {@code cpuMillis} is null without a CPU limit; {@code rerankerSource} is null without a reranker.
+ */
+public record CheckedSpec(RagSearch resource, String image, int replicas, long memoryBytes, String memory,
+                          Long cpuMillis, String cpu, RerankBudget.Request request, String requested,
+                          int headroomPercent, int intraOpThreads, int startupTimeoutSeconds, String rerankerSource,
+                          String expectedRerankerDigest) {
+
+    public static final int DEFAULT_STARTUP_TIMEOUT_SECONDS = 600;
+
+    public RagSearchSpec spec() {
+        return resource.getSpec();
+    }
+
+    public String name() {
+        return resource.getMetadata().getName();
+    }
+
+    public String namespace() {
+        return resource.getMetadata().getNamespace();
+    }
+
+    public boolean reranks() {
+        return rerankerSource != null;
+    }
+}

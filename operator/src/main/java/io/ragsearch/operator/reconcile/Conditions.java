@@ -1,0 +1,56 @@
+package io.ragsearch.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The status conditions, with lastTransitionTime kept while a condition's status does not change. */
+public final class Conditions {
+    public static final String READY = "Ready";
+    public static final String CALIBRATED = "Calibrated";
+    public static final String MEMORY_INSUFFICIENT = "MemoryInsufficient";
+    public static final String CONCURRENCY_CLAMPED = "ConcurrencyClamped";
+    public static final String INVALID_SPEC = "InvalidSpec";
+
+    private final List<Condition> conditions;
+    private final long generation;
+    private final String now;
+
+    public Conditions(List<Condition> previous, long generation, Instant now) {
+        this.conditions = previous == null ? new ArrayList<>() : new ArrayList<>(previous);
+        this.generation = generation;
+        this.now = now.toString();
+    }
+
+    public void set(String type, boolean status, String reason, String message) {
+        String value = status ? "True" : "False";
+        Optional<Condition> old = find(conditions, type);
+        String since = old.filter(c -> value.equals(c.getStatus())).map(Condition::getLastTransitionTime).orElse(now);
+        conditions.removeIf(c -> type.equals(c.getType()));
+        conditions.add(new ConditionBuilder().withType(type).withStatus(value).withReason(reason).withMessage(message)
+                .withObservedGeneration(generation).withLastTransitionTime(since).build());
+        conditions.sort(java.util.Comparator.comparingInt(c -> order(c.getType())));
+    }
+
+    public List<Condition> list() {
+        return List.copyOf(conditions);
+    }
+
+    public static Optional<Condition> find(List<Condition> conditions, String type) {
+        return conditions == null ? Optional.empty()
+                : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+    }
+
+    public static boolean isTrue(List<Condition> conditions, String type) {
+        return find(conditions, type).map(c -> "True".equals(c.getStatus())).orElse(false);
+    }
+
+    private static int order(String type) {
+        int i = List.of(READY, CALIBRATED, MEMORY_INSUFFICIENT, CONCURRENCY_CLAMPED, INVALID_SPEC).indexOf(type);
+        return i < 0 ? Integer.MAX_VALUE : i;
+    }
+}

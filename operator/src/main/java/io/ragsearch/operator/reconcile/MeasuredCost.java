@@ -1,0 +1,52 @@
+package io.ragsearch.operator.reconcile;
+
+import io.ragsearch.operator.budget.RerankBudget;
+import io.ragsearch.operator.calibration.CalibrationReport;
+import io.ragsearch.operator.model.RerankStatus;
+
+import java.util.Optional;
+
+/** One pod's measurement of the rerank cost, with where and under which limit it was taken. */
+public record MeasuredCost(long residentBytes, long perRunBytes, int intraOpThreads, String method, String measuredAt,
+                           Long measuredUnderLimitBytes, String measuredBy, String rerankerDigest) {
+
+    public static MeasuredCost of(String pod, CalibrationReport r) {
+        return new MeasuredCost(r.residentBytes(), r.perRunBytes(), Math.max(1, r.intraOpThreads()), r.method(),
+                r.measuredAt(), r.memoryLimitBytes(), pod, r.rerankerDigest());
+    }
+
+    /** The measurement kept in a status, if it holds one. */
+    public static Optional<MeasuredCost> from(RerankStatus s) {
+        if (s == null || s.perRunBytes == null || s.residentBytes == null || s.perRunBytes <= 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new MeasuredCost(s.residentBytes, s.perRunBytes,
+                s.intraOpThreads == null ? 1 : s.intraOpThreads, s.method, s.measuredAt, s.measuredUnderLimitBytes,
+                s.measuredBy, s.rerankerDigest));
+    }
+
+    public RerankBudget.Measurement measurement() {
+        return new RerankBudget.Measurement(residentBytes, perRunBytes, intraOpThreads);
+    }
+
+    /** Of two measurements, the one that allows less: noise between pods never raises the concurrency. */
+    public static MeasuredCost moreConservative(MeasuredCost a, MeasuredCost b, RerankBudget.Limits limits) {
+        int sa = RerankBudget.safe(limits, a.measurement()).safe();
+        int sb = RerankBudget.safe(limits, b.measurement()).safe();
+        if (sa != sb) {
+            return sa < sb ? a : b;
+        }
+        return a.residentBytes + a.perRunBytes >= b.residentBytes + b.perRunBytes ? a : b;
+    }
+
+    void writeTo(RerankStatus s) {
+        s.residentBytes = residentBytes;
+        s.perRunBytes = perRunBytes;
+        s.intraOpThreads = intraOpThreads;
+        s.method = method;
+        s.measuredAt = measuredAt;
+        s.measuredUnderLimitBytes = measuredUnderLimitBytes;
+        s.measuredBy = measuredBy;
+        s.rerankerDigest = rerankerDigest;
+    }
+}

@@ -1,0 +1,57 @@
+package io.ragsearch.operator.reconcile;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.ragsearch.operator.calibration.CalibrationClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Set;
+
+/**
+ * The operator wired for a given client: the settings here are the ones every deployment needs,
+ * an API server without server-side apply included (the embedded one in tests and the playground).
+ */
+public final class OperatorRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OperatorRuntime.class);
+
+    private final Operator operator;
+
+    /** @param namespaces namespaces to watch; empty: all */
+    public OperatorRuntime(KubernetesClient client, CalibrationClient calibrations, RagSearchReconciler.Settings settings,
+                           Set<String> namespaces) {
+        operator = new Operator(o -> o
+                .withKubernetesClient(client)
+                // Plain create/update and JSON-merge status patches: they work on every API server,
+                // and the config-hash annotation carries what SSA's field ownership would have.
+                .withSSABasedCreateUpdateMatchForDependentResources(false)
+                .withUseSSAToPatchPrimaryResource(false)
+                .withCloseClientOnStop(false)
+                // The default handler exits the JVM when an informer stops; report it through health instead.
+                .withInformerStoppedHandler((informer, e) -> {
+                    if (e != null) {
+                        LOG.error("informer stopped: {}", e.getMessage());
+                    }
+                }));
+        operator.register(new RagSearchReconciler(client, calibrations, settings),
+                c -> {
+                    if (!namespaces.isEmpty()) {
+                        c.settingNamespaces(namespaces);
+                    }
+                });
+    }
+
+    public void start() {
+        operator.start();
+    }
+
+    /** Started and every informer connected. */
+    public boolean healthy() {
+        return operator.getRuntimeInfo().isStarted() && operator.getRuntimeInfo().allEventSourcesAreHealthy();
+    }
+
+    @Override
+    public void close() {
+        operator.stop();
+    }
+}

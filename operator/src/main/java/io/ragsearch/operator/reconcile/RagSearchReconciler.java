@@ -1,0 +1,140 @@
+package io.ragsearch.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.ragsearch.operator.dependent.DisruptionBudgetDependent;
+import io.ragsearch.operator.dependent.ManifestFactory;
+import io.ragsearch.operator.dependent.Manifests;
+import io.ragsearch.operator.dependent.Names;
+import io.ragsearch.operator.dependent.NetworkPolicyDependent;
+import io.ragsearch.operator.dependent.OptionalObjectWanted;
+import io.ragsearch.operator.dependent.ServerConfigMapDependent;
+import io.ragsearch.operator.dependent.ServerDeploymentDependent;
+import io.ragsearch.operator.dependent.ServerServiceDependent;
+import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.model.RagSearchStatus;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns a RagSearch into its ConfigMap, Deployment and Service (and optional PodDisruptionBudget
+ * and NetworkPolicy), and tunes the rerank concurrency from what the pods measured.
+ *
+ * <p>The dependents run only after the spec passed its checks (explicit workflow invocation): an
+ * invalid spec must leave the running Deployment exactly as it was.
+ */
+@Workflow(explicitInvocation = true, dependents = {
+        @Dependent(name = "config", type = ServerConfigMapDependent.class),
+        @Dependent(name = "deployment", type = ServerDeploymentDependent.class),
+        @Dependent(name = "service", type = ServerServiceDependent.class),
+        @Dependent(name = "disruption-budget", type = DisruptionBudgetDependent.class,
+                reconcilePrecondition = OptionalObjectWanted.DisruptionBudget.class),
+        @Dependent(name = "network-policy", type = NetworkPolicyDependent.class,
+                reconcilePrecondition = OptionalObjectWanted.NetworkPolicy.class)})
+@ControllerConfiguration(name = "ragsearch")
+public class RagSearchReconciler implements Reconciler<RagSearch>, Cleaner<RagSearch> {
+
+    /**
+     * How often to look again while something is pending (pods starting, a secret missing) and
+     * once settled; the admin port where pods answer /calibration.
+     */
+    public record Settings(Duration pending, Duration settled, int adminPort) {
+        public static Settings defaults() {
+            return new Settings(Duration.ofSeconds(10), Duration.ofMinutes(5), Names.ADMIN_PORT);
+        }
+    }
+
+    private final KubernetesClient client;
+    private final CalibrationReader calibrations;
+    private final StatusComposer statuses;
+    private final Settings settings;
+    private final Clock clock;
+
+    public RagSearchReconciler(KubernetesClient client, io.ragsearch.operator.calibration.CalibrationClient calibrationClient,
+                               Settings settings) {
+        this.client = client;
+        this.calibrations = new CalibrationReader(calibrationClient, settings.adminPort());
+        this.statuses = new StatusComposer(new EventRecorder(client));
+        this.settings = settings;
+        this.clock = Clock.systemUTC();
+    }
+
+    @Override
+    public List<EventSource<?, RagSearch>> prepareEventSources(EventSourceContext<RagSearch> context) {
+        // Pods belong to ReplicaSets, not to the RagSearch: map them back by the instance label.
+        var pods = InformerEventSourceConfiguration.from(Pod.class, RagSearch.class)
+                .withLabelSelector(Names.MANAGED_SELECTOR)
+                .withSecondaryToPrimaryMapper(pod -> {
+                    Map<String, String> labels = pod.getMetadata().getLabels();
+                    String instance = labels == null ? null : labels.get(Names.LABEL_INSTANCE);
+                    return instance == null ? Set.of() : Set.of(new ResourceID(instance, pod.getMetadata().getNamespace()));
+                })
+                .build();
+        return List.of(new InformerEventSource<>(pods, context));
+    }
+
+    @Override
+    public UpdateControl<RagSearch> reconcile(RagSearch resource, Context<RagSearch> context) {
+        RagSearchStatus old = resource.getStatus();
+        SpecCheck.Result checked = SpecCheck.check(resource, new ClusterReferenceLookup(client));
+        if (!checked.valid()) {
+            resource.setStatus(statuses.invalid(resource, old, checked.problems(), clock.instant()));
+            // A missing Secret or ConfigMap may appear without the RagSearch changing: look again.
+            return UpdateControl.patchStatus(resource).rescheduleAfter(settings.pending());
+        }
+        CheckedSpec spec = checked.spec().orElseThrow();
+        RolloutPods pods = new RolloutPods(context.getSecondaryResources(Pod.class));
+        String key = ManifestFactory.calibrationKey(spec);
+        RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, old == null ? null : old.rerank,
+                calibrations.read(pods.readyWith(Names.CALIBRATION_KEY, key)));
+        Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency(), key);
+        context.managedWorkflowAndDependentResourceContext().put(Manifests.CONTEXT_KEY, manifests);
+        context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow()
+                .throwAggregateExceptionIfErrorsPresent();
+
+        int ready = pods.readyOfTemplate(manifests.configHash());
+        RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, clock.instant());
+        resource.setStatus(next);
+        boolean settled = ready >= spec.replicas() && (!spec.reranks() || plan.measuredByCurrentPods());
+        return UpdateControl.patchStatus(resource).rescheduleAfter(settled ? settings.settled() : settings.pending());
+    }
+
+    /**
+     * Deletes what this RagSearch owns. On a cluster the garbage collector would too (owner
+     * references); doing it here does not depend on one.
+     */
+    @Override
+    public DeleteControl cleanup(RagSearch resource, Context<RagSearch> context) {
+        String ns = resource.getMetadata().getNamespace();
+        Map<String, String> owned = Map.of(Names.LABEL_INSTANCE, resource.getMetadata().getName(),
+                Names.LABEL_MANAGED_BY, Names.MANAGED_BY);
+        client.apps().deployments().inNamespace(ns).withLabels(owned).delete();
+        client.resources(Service.class).inNamespace(ns).withLabels(owned).delete();
+        client.resources(ConfigMap.class).inNamespace(ns).withLabels(owned).delete();
+        client.resources(PodDisruptionBudget.class).inNamespace(ns).withLabels(owned).delete();
+        client.resources(NetworkPolicy.class).inNamespace(ns).withLabels(owned).delete();
+        statuses.forget(resource);
+        return DeleteControl.defaultDelete();
+    }
+}

@@ -1,0 +1,37 @@
+package io.ragsearch.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.ragsearch.operator.dependent.Names;
+
+import java.util.Collection;
+import java.util.List;
+
+/** The pods of one RagSearch as the informer sees them, sorted by what the reconciler asks. */
+public record RolloutPods(List<Pod> pods) {
+
+    public RolloutPods(Collection<Pod> pods) {
+        this(List.copyOf(pods));
+    }
+
+    /** Ready, not terminating, with an address: pods that serve and whose admin port can be read. */
+    public static boolean ready(Pod pod) {
+        if (pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
+                || pod.getStatus().getPodIP() == null || pod.getStatus().getConditions() == null) {
+            return false;
+        }
+        return pod.getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    public List<Pod> readyWith(String label, String value) {
+        return pods.stream()
+                .filter(RolloutPods::ready)
+                .filter(p -> p.getMetadata().getLabels() != null && value.equals(p.getMetadata().getLabels().get(label)))
+                .toList();
+    }
+
+    /** Ready pods of the current pod template. */
+    public int readyOfTemplate(String configHash) {
+        return readyWith(Names.CONFIG_HASH, configHash).size();
+    }
+}

@@ -1,0 +1,188 @@
+package io.ragsearch.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.ragsearch.operator.dependent.Names;
+import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.model.RagSearchStatus;
+import io.ragsearch.operator.model.RerankStatus;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Writes the status of a reconcile and an Event for each decision that changed since the last
+ * one (the previous status is the memory, so a restarted operator does not repeat itself).
+ */
+final class StatusComposer {
+    private static final long MIB = 1024 * 1024;
+
+    private final EventRecorder events;
+
+    StatusComposer(EventRecorder events) {
+        this.events = events;
+    }
+
+    void forget(RagSearch resource) {
+        events.forget(resource);
+    }
+
+    /** A spec the reconciler refuses: the old decision and everything running stay as they were. */
+    RagSearchStatus invalid(RagSearch resource, RagSearchStatus old, List<String> problems, Instant now) {
+        RagSearchStatus next = copyOf(old);
+        next.observedGeneration = resource.getMetadata().getGeneration();
+        String message = String.join("; ", problems) + ". The running Deployment is left as it was.";
+        Conditions conditions = new Conditions(old == null ? null : old.conditions, generation(resource), now);
+        conditions.set(Conditions.INVALID_SPEC, true, "InvalidSpec", message);
+        next.conditions = conditions.list();
+        if (changed(old, Conditions.INVALID_SPEC, true, message)) {
+            events.warning(resource, "InvalidSpec", message);
+        }
+        return next;
+    }
+
+    RagSearchStatus valid(RagSearch resource, RagSearchStatus old, CheckedSpec spec, RerankPlanner.Plan plan,
+                          int readyReplicas, Instant now) {
+        RagSearchStatus next = new RagSearchStatus();
+        next.observedGeneration = resource.getMetadata().getGeneration();
+        next.rerank = plan.status();
+        next.replicas = spec.replicas();
+        next.readyReplicas = readyReplicas;
+        next.endpoint = Names.endpoint(spec.name(), spec.namespace());
+        Conditions conditions = new Conditions(old == null ? null : old.conditions, generation(resource), now);
+        conditions.set(Conditions.INVALID_SPEC, false, "Valid", "the spec passed every check");
+        ready(conditions, spec, readyReplicas, next.endpoint);
+        calibrated(conditions, spec, plan.status());
+        memory(conditions, spec, plan);
+        clamped(conditions, spec, plan);
+        next.conditions = conditions.list();
+        announce(resource, old, next, spec, plan);
+        return next;
+    }
+
+    private static void ready(Conditions c, CheckedSpec spec, int ready, String endpoint) {
+        if (spec.replicas() == 0) {
+            c.set(Conditions.READY, false, "ScaledToZero", "spec.replicas is 0");
+        } else if (ready >= spec.replicas()) {
+            c.set(Conditions.READY, true, "AllReplicasReady",
+                    ready + "/" + spec.replicas() + " pods of the current template ready; MCP at " + endpoint);
+        } else {
+            c.set(Conditions.READY, false, "Progressing",
+                    ready + "/" + spec.replicas() + " pods of the current template ready");
+        }
+    }
+
+    private static void calibrated(Conditions c, CheckedSpec spec, RerankStatus r) {
+        if (!spec.reranks()) {
+            c.set(Conditions.CALIBRATED, true, "NoReranker",
+                    "no reranker configured: nothing to measure, the rerank concurrency is unused");
+        } else if (RerankStatus.BASIS_MEASURED.equals(r.basis)) {
+            c.set(Conditions.CALIBRATED, true, "Measured", "measured by pod " + r.measuredBy + " at " + r.measuredAt
+                    + " (" + r.method + "): resident " + mib(r.residentBytes) + ", " + mib(r.perRunBytes) + " per rerank run");
+        } else if (RerankStatus.BASIS_PREVIOUS.equals(r.basis)) {
+            c.set(Conditions.CALIBRATED, false, "AwaitingNewPods", "computed from the measurement of an earlier rollout"
+                    + " (same reranker, taken under " + mib(r.measuredUnderLimitBytes) + "); waiting for the new pods' own");
+        } else {
+            c.set(Conditions.CALIBRATED, false, "AwaitingMeasurement",
+                    "no measurement yet: concurrency 1 until a ready pod reports /calibration");
+        }
+    }
+
+    private static void memory(Conditions c, CheckedSpec spec, RerankPlanner.Plan plan) {
+        if (!plan.memoryInsufficient()) {
+            c.set(Conditions.MEMORY_INSUFFICIENT, false, "Fits", plan.safe() == null ? "not measured yet"
+                    : plan.safe().byMemory() + " rerank run(s) fit in the budget of " + mib(plan.safe().budgetBytes()));
+            return;
+        }
+        RerankStatus r = plan.status();
+        long needed = (long) Math.ceil((r.residentBytes + r.perRunBytes) * 100.0 / (100 - spec.headroomPercent()));
+        c.set(Conditions.MEMORY_INSUFFICIENT, true, "OneRunDoesNotFit", "limit " + mib(spec.memoryBytes()) + " less "
+                + spec.headroomPercent() + " % headroom leaves " + mib(plan.safe().budgetBytes()) + " beside the resident "
+                + mib(r.residentBytes) + ", and one rerank run costs " + mib(r.perRunBytes)
+                + "; running with concurrency 1 anyway. Raise spec.resources.memory to at least " + ceilMiB(needed) + "Mi");
+    }
+
+    private static void clamped(Conditions c, CheckedSpec spec, RerankPlanner.Plan plan) {
+        if (plan.effective().clamped()) {
+            c.set(Conditions.CONCURRENCY_CLAMPED, true, "ClampedToSafe", "requested " + spec.requested() + ", safe "
+                    + plan.safe().safe() + " (by memory " + plan.safe().byMemory() + ", by CPU "
+                    + (plan.safe().byCpu() == null ? "no limit" : plan.safe().byCpu()) + "): running "
+                    + plan.effective().concurrency() + "; spec.rerank.force: true runs the requested value");
+        } else if (spec.request().force() && plan.safe() != null && spec.request().fixed() > plan.safe().safe()) {
+            c.set(Conditions.CONCURRENCY_CLAMPED, false, "Forced", "running the forced " + spec.requested()
+                    + " above the safe " + plan.safe().safe() + " (spec.rerank.force)");
+        } else {
+            c.set(Conditions.CONCURRENCY_CLAMPED, false, "WithinSafe", "running " + plan.effective().concurrency());
+        }
+    }
+
+    private void announce(RagSearch resource, RagSearchStatus old, RagSearchStatus next, CheckedSpec spec,
+                          RerankPlanner.Plan plan) {
+        RerankStatus before = old == null ? null : old.rerank;
+        RerankStatus now = next.rerank;
+        if (RerankStatus.BASIS_MEASURED.equals(now.basis) && (before == null
+                || !RerankStatus.BASIS_MEASURED.equals(before.basis) || !Objects.equals(before.measuredAt, now.measuredAt)
+                || !Objects.equals(before.calibrationKey, now.calibrationKey))) {
+            events.normal(resource, "Calibrated", message(next, Conditions.CALIBRATED));
+        }
+        if (before == null || !Objects.equals(before.effective, now.effective)) {
+            String why = now.safe == null ? "no measurement yet" : "safe " + now.safe + " from " + now.basis
+                    + " (resident " + mib(now.residentBytes) + ", per run " + mib(now.perRunBytes) + ", limit "
+                    + mib(now.memoryLimitBytes) + ", headroom " + now.headroomPercent + " %, by memory " + now.byMemory
+                    + ", by CPU " + (now.byCpu == null ? "no limit" : now.byCpu) + ")";
+            events.normal(resource, "ConcurrencyChanged", "rerank concurrency "
+                    + (before == null || before.effective == null ? "set to " : before.effective + " → ") + now.effective
+                    + " (requested " + now.requested + "; " + why + "); pods roll with RAGSEARCH_RERANK_CONCURRENCY="
+                    + now.effective);
+        }
+        warnOnTransition(resource, old, next, Conditions.MEMORY_INSUFFICIENT, "MemoryInsufficient");
+        warnOnTransition(resource, old, next, Conditions.CONCURRENCY_CLAMPED, "ConcurrencyClamped");
+        if (spec.request().force() && plan.safe() != null && spec.request().fixed() > plan.safe().safe()
+                && (before == null || !Objects.equals(before.safe, now.safe) || !Objects.equals(before.effective, now.effective))) {
+            events.warning(resource, "ConcurrencyForced", message(next, Conditions.CONCURRENCY_CLAMPED));
+        }
+        if (Conditions.isTrue(next.conditions, Conditions.READY) && !Conditions.isTrue(old == null ? null : old.conditions, Conditions.READY)) {
+            events.normal(resource, "Ready", message(next, Conditions.READY));
+        }
+    }
+
+    private void warnOnTransition(RagSearch resource, RagSearchStatus old, RagSearchStatus next, String type, String reason) {
+        String message = message(next, type);
+        if (Conditions.isTrue(next.conditions, type) && changed(old, type, true, message)) {
+            events.warning(resource, reason, message);
+        }
+    }
+
+    private static boolean changed(RagSearchStatus old, String type, boolean status, String message) {
+        return Conditions.find(old == null ? null : old.conditions, type)
+                .map(c -> !c.getStatus().equals(status ? "True" : "False") || !Objects.equals(c.getMessage(), message))
+                .orElse(true);
+    }
+
+    private static String message(RagSearchStatus s, String type) {
+        return Conditions.find(s.conditions, type).map(Condition::getMessage).orElse("");
+    }
+
+    private static RagSearchStatus copyOf(RagSearchStatus old) {
+        RagSearchStatus s = new RagSearchStatus();
+        if (old != null) {
+            s.rerank = old.rerank;
+            s.replicas = old.replicas;
+            s.readyReplicas = old.readyReplicas;
+            s.endpoint = old.endpoint;
+        }
+        return s;
+    }
+
+    private static long generation(RagSearch r) {
+        return r.getMetadata().getGeneration() == null ? 0 : r.getMetadata().getGeneration();
+    }
+
+    static String mib(Long bytes) {
+        return bytes == null ? "?" : (bytes + MIB / 2) / MIB + " MiB";
+    }
+
+    private static long ceilMiB(long bytes) {
+        return (bytes + MIB - 1) / MIB;
+    }
+}

@@ -1,0 +1,108 @@
+package io.ragsearch.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.ragsearch.operator.dependent.Names;
+import io.ragsearch.operator.model.ModelSource;
+import io.ragsearch.operator.model.Models;
+import io.ragsearch.operator.model.Project;
+import io.ragsearch.operator.model.ProjectSource;
+import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.model.RagSearchSpec;
+import io.ragsearch.operator.model.Rerank;
+import io.ragsearch.operator.model.Resources;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Shared steps of the mock-server tests: the CRD, sample RagSearches, and pods a kubelet would have made. */
+final class MockCluster {
+    static final Path CRD = Path.of("target/classes/META-INF/fabric8/ragsearches.ragsearch.io-v1.yml");
+
+    private MockCluster() {
+    }
+
+    static void quietMockServer() {
+        Logger.getLogger("io.fabric8.mockwebserver").setLevel(Level.WARNING);
+        Logger.getLogger("okhttp3.mockwebserver").setLevel(Level.WARNING);
+    }
+
+    static void installCrd(KubernetesClient client) throws IOException {
+        try (InputStream in = Files.newInputStream(CRD)) {
+            CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
+            client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+        }
+    }
+
+    /** A RagSearch with the stand-in reranker and one ConfigMap project (the ConfigMap is created too). */
+    static RagSearch ragSearch(KubernetesClient client, String namespace, String name, String memory, String cpu) {
+        client.configMaps().inNamespace(namespace).resource(new ConfigMapBuilder()
+                .withNewMetadata().withName(name + "-docs").withNamespace(namespace).endMetadata()
+                .addToData("handbook.md", "# Handbook\n\n##### 제1조 (목적)\n이 규정은 휴가를 정한다.\n")
+                .build()).createOr(existing -> existing.update());
+        RagSearch r = new RagSearch();
+        r.getMetadata().setName(name);
+        r.getMetadata().setNamespace(namespace);
+        RagSearchSpec spec = new RagSearchSpec();
+        spec.image = "ragsearch/server:test";
+        spec.resources = new Resources();
+        spec.resources.memory = memory;
+        spec.resources.cpu = cpu;
+        spec.models = new Models();
+        spec.models.reranker = new ModelSource();
+        spec.models.reranker.builtin = "minilm-pair";
+        Project p = new Project();
+        p.name = "handbook";
+        p.description = "company handbook";
+        p.source = new ProjectSource();
+        p.source.configMap = name + "-docs";
+        spec.projects = new java.util.ArrayList<>(List.of(p));
+        r.setSpec(spec);
+        return r;
+    }
+
+    static void concurrency(RagSearch r, Object value, Boolean force) {
+        r.getSpec().rerank = r.getSpec().rerank == null ? new Rerank() : r.getSpec().rerank;
+        r.getSpec().rerank.concurrency = value instanceof Integer i ? new IntOrString(i) : new IntOrString((String) value);
+        r.getSpec().rerank.force = force;
+    }
+
+    /** What a kubelet reports for a started pod of the Deployment's current template. */
+    static Pod readyPod(KubernetesClient client, Deployment d, String podName, String ip) {
+        Map<String, String> labels = d.getSpec().getTemplate().getMetadata().getLabels();
+        Pod pod = new PodBuilder()
+                .withNewMetadata().withName(podName).withNamespace(d.getMetadata().getNamespace()).withLabels(labels).endMetadata()
+                .withSpec(d.getSpec().getTemplate().getSpec())
+                .withNewStatus().withPhase("Running").withPodIP(ip)
+                .addNewCondition().withType("Ready").withStatus("True").endCondition()
+                .endStatus()
+                .build();
+        return client.pods().inNamespace(d.getMetadata().getNamespace()).resource(pod).create();
+    }
+
+    static String env(Deployment d, String name) {
+        return d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getName().equals(name)).findFirst().map(e -> e.getValue()).orElse(null);
+    }
+
+    static String configHash(Deployment d) {
+        return d.getSpec().getTemplate().getMetadata().getAnnotations().get(Names.CONFIG_HASH);
+    }
+
+    static List<Event> events(KubernetesClient client, String namespace, String reason) {
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> reason.equals(e.getReason())).toList();
+    }
+}

@@ -1,0 +1,96 @@
+package io.ragsearch.operator.reconcile;
+
+import io.ragsearch.operator.model.ModelSource;
+import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.model.RerankStatus;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class RerankPlannerTest {
+    private static final long MIB = 1024L * 1024;
+
+    @Test
+    void theMostConservativePodWinsAndWithinOneKeyTheValueNeverRises() {
+        CheckedSpec spec = spec("2000Mi", builtin());
+        var a = pod("a", 400, 300);
+        var b = pod("b", 420, 380);
+        RerankPlanner.Plan first = RerankPlanner.plan(spec, "k1", null, List.of(a, b));
+        assertEquals("b", first.status().measuredBy);
+        assertEquals(3, first.effective().concurrency()); // (1800 − 420) / 380 = 3.6
+
+        // A later, cheaper-looking pod of the same key does not raise it again.
+        RerankPlanner.Plan second = RerankPlanner.plan(spec, "k1", first.status(), List.of(pod("c", 380, 250)));
+        assertEquals("b", second.status().measuredBy);
+        assertEquals(3, second.effective().concurrency());
+    }
+
+    @Test
+    void aNewKeyReusesTheLastMeasurementOfTheSameRerankerUntilNewPodsMeasure() {
+        RerankPlanner.Plan measured = RerankPlanner.plan(spec("2000Mi", builtin()), "k1", null, List.of(pod("a", 400, 300)));
+        RerankPlanner.Plan carried = RerankPlanner.plan(spec("1200Mi", builtin()), "k2", measured.status(), List.of());
+        assertEquals(RerankStatus.BASIS_PREVIOUS, carried.status().basis);
+        assertEquals(2, carried.effective().concurrency()); // (1080 − 400) / 300
+        assertEquals("k2", carried.status().calibrationKey);
+        // Still waiting on the next reconcile: the basis stays "previous" (same key now, nothing fresh).
+        RerankPlanner.Plan again = RerankPlanner.plan(spec("1200Mi", builtin()), "k2", carried.status(), List.of());
+        assertEquals(RerankStatus.BASIS_PREVIOUS, again.status().basis);
+        // New pods measured: their own numbers, not merged with the old key's.
+        RerankPlanner.Plan confirmed = RerankPlanner.plan(spec("1200Mi", builtin()), "k2", again.status(), List.of(pod("n", 300, 200)));
+        assertEquals(RerankStatus.BASIS_MEASURED, confirmed.status().basis);
+        assertEquals("n", confirmed.status().measuredBy);
+        assertEquals(3, confirmed.effective().concurrency()); // (1080 − 300) / 200 = 3.9
+    }
+
+    @Test
+    void aMeasurementOfAnotherRerankerIsNeverReused() {
+        RerankPlanner.Plan measured = RerankPlanner.plan(spec("2000Mi", builtin()), "k1", null, List.of(pod("a", 400, 300)));
+        ModelSource other = builtin();
+        other.maxSeqLen = 512;
+        RerankPlanner.Plan next = RerankPlanner.plan(spec("2000Mi", other), "k2", measured.status(), List.of());
+        assertEquals(RerankStatus.BASIS_NONE, next.status().basis);
+        assertEquals(1, next.effective().concurrency());
+        assertNull(next.status().perRunBytes);
+    }
+
+    @Test
+    void aUrlRerankerOnlyTrustsMeasurementsOfItsOwnDigest() {
+        ModelSource url = new ModelSource();
+        url.url = "https://models.example/ce.zip";
+        url.sha256 = "a".repeat(64);
+        CheckedSpec spec = spec("2000Mi", url);
+        var wrong = new RerankPlanner.PodMeasurement("x", new MeasuredCost(400 * MIB, 300 * MIB, 1, "rss", "t", null, "x", "sha256:" + "b".repeat(64)));
+        assertEquals(RerankStatus.BASIS_NONE, RerankPlanner.plan(spec, "k", null, List.of(wrong)).status().basis);
+        var right = new RerankPlanner.PodMeasurement("y", new MeasuredCost(400 * MIB, 300 * MIB, 1, "rss", "t", null, "y", "sha256:" + "a".repeat(64)));
+        assertEquals(RerankStatus.BASIS_MEASURED, RerankPlanner.plan(spec, "k", null, List.of(wrong, right)).status().basis);
+    }
+
+    @Test
+    void withoutRerankerNothingIsMeasuredAndConcurrencyIsOne() {
+        RerankPlanner.Plan plan = RerankPlanner.plan(spec("2000Mi", null), "k", null, List.of(pod("a", 400, 300)));
+        assertEquals(RerankStatus.BASIS_NONE, plan.status().basis);
+        assertEquals(1, plan.effective().concurrency());
+    }
+
+    private static RerankPlanner.PodMeasurement pod(String name, long residentMiB, long perRunMiB) {
+        return new RerankPlanner.PodMeasurement(name,
+                new MeasuredCost(residentMiB * MIB, perRunMiB * MIB, 1, "cgroup-v2", "2026-12-02T19:00:00Z", 2000 * MIB, name, "sha256:s"));
+    }
+
+    private static ModelSource builtin() {
+        ModelSource m = new ModelSource();
+        m.builtin = "minilm-pair";
+        return m;
+    }
+
+    static CheckedSpec spec(String memory, ModelSource reranker) {
+        RagSearch r = SpecCheckTest.valid();
+        r.getSpec().resources.memory = memory;
+        r.getSpec().resources.cpu = null; // no CPU cap: these cases are about memory
+        r.getSpec().models.reranker = reranker;
+        return SpecCheck.check(r, null).spec().orElseThrow();
+    }
+}
