@@ -1,0 +1,88 @@
+package io.ragsearch.operator.cli;
+
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.ragsearch.operator.calibration.HttpCalibrationClient;
+import io.ragsearch.operator.reconcile.OperatorRuntime;
+import io.ragsearch.operator.reconcile.RagSearchReconciler;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+/** Runs the operator against the cluster of the current kubeconfig, or the in-cluster config in a pod. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Run the operator (the default command). Kubeconfig or in-cluster service account.")
+public final class RunCommand implements Runnable {
+
+    @Option(names = "--namespaces", split = ",", defaultValue = "${env:WATCH_NAMESPACES}",
+            description = "Namespaces to watch, comma-separated (env WATCH_NAMESPACES); default: all")
+    String[] namespaces;
+
+    @Option(names = "--health-port", defaultValue = "8080",
+            description = "Port of the operator's own /healthz and /readyz (default ${DEFAULT-VALUE})")
+    int healthPort;
+
+    @Override
+    public void run() {
+        Set<String> watched = namespaces == null ? Set.of() : Arrays.stream(namespaces)
+                .map(String::strip).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+        KubernetesClient client = new KubernetesClientBuilder().build();
+        OperatorRuntime operator = new OperatorRuntime(client, new HttpCalibrationClient(),
+                RagSearchReconciler.Settings.defaults(), watched);
+        HttpServer health = healthServer(operator::healthy);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            operator.close();
+            health.stop(0);
+            client.close();
+            stopped.countDown();
+        }, "shutdown"));
+        operator.start();
+        System.out.println("ragsearch-operator running: namespaces=" + (watched.isEmpty() ? "all" : watched)
+                + " health=http://0.0.0.0:" + healthPort + "/healthz");
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * /healthz answers while the process runs (a liveness check that depends on the API server
+     * would restart the operator for someone else's outage); /readyz when informers are connected.
+     */
+    private HttpServer healthServer(BooleanSupplier ready) {
+        try {
+            HttpServer server = HttpServer.create(new InetSocketAddress(healthPort), 0);
+            server.setExecutor(Executors.newFixedThreadPool(2));
+            server.createContext("/healthz", ex -> answer(ex, 200, "ok\n"));
+            server.createContext("/readyz", ex -> {
+                boolean ok = ready.getAsBoolean();
+                answer(ex, ok ? 200 : 503, ok ? "ready\n" : "informers not connected\n");
+            });
+            server.start();
+            return server;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot listen on health port " + healthPort + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void answer(com.sun.net.httpserver.HttpExchange ex, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}

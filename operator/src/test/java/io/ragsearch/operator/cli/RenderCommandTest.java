@@ -1,0 +1,113 @@
+package io.ragsearch.operator.cli;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ragsearch.config.ConfigLoader;
+import io.ragsearch.config.ServerConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RenderCommandTest {
+    static final Path EXAMPLE = Path.of("../examples/ragsearch.yaml");
+    static final Path CALIBRATION = Path.of("../examples/calibration.json");
+
+    record Run(int exit, String out, String err) {
+    }
+
+    static Run render(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cli = OperatorCli.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        String[] all = new String[args.length + 1];
+        all[0] = "render";
+        System.arraycopy(args, 0, all, 1, args.length);
+        int exit = cli.execute(all);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    static List<HasMetadata> objects(String yaml) {
+        return Arrays.stream(yaml.split("(?m)^---$")).map(String::strip).filter(s -> s.startsWith("apiVersion") || s.contains("\napiVersion"))
+                .map(s -> (HasMetadata) Serialization.unmarshal(s)).toList();
+    }
+
+    @Test
+    void exampleRendersWithTheConcurrencyOfTheGivenCalibration() {
+        Run run = render("-f", EXAMPLE.toString(), "--calibration", CALIBRATION.toString());
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("# rerank: concurrency 2 (requested auto, safe 2)"), run.out());
+        List<HasMetadata> objects = objects(run.out());
+        assertEquals(List.of("ConfigMap", "Deployment", "Service", "PodDisruptionBudget"),
+                objects.stream().map(HasMetadata::getKind).toList());
+        Deployment d = (Deployment) objects.get(1);
+        Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals("2", c.getEnv().stream().filter(e -> e.getName().equals("RAGSEARCH_RERANK_CONCURRENCY"))
+                .findFirst().orElseThrow().getValue());
+        assertEquals("/startupz", c.getStartupProbe().getHttpGet().getPath());
+        assertEquals("1500Mi", c.getResources().getRequests().get("memory").toString());
+        assertEquals(2, d.getSpec().getReplicas());
+        assertEquals(8080, ((Service) objects.get(2)).getSpec().getPorts().get(0).getPort());
+        assertEquals(1, ((PodDisruptionBudget) objects.get(3)).getSpec().getMinAvailable().getIntVal());
+    }
+
+    @Test
+    void theServerAcceptsTheConfigTheOperatorWrites() {
+        Run run = render("-f", EXAMPLE.toString());
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("no measurement: 1 until a pod reports /calibration"), run.out());
+        ConfigMap config = (ConfigMap) objects(run.out()).get(0);
+        ServerConfig parsed = ConfigLoader.parse(config.getData().get("config.yaml"), "rendered ConfigMap");
+        parsed.validate();
+        assertEquals("handbook", parsed.projects().get(0).name());
+        assertEquals("/corpus/handbook", parsed.projects().get(0).source().directory());
+        assertEquals("minilm-pair", parsed.projects().get(0).reranker().builtin());
+        assertEquals(0.5, parsed.projects().get(0).thresholdOrDefault());
+    }
+
+    @Test
+    void malformedYamlUnknownFieldsAndInvalidSpecsAreClearErrors(@TempDir Path dir) throws Exception {
+        Path broken = dir.resolve("broken.yaml");
+        Files.writeString(broken, "apiVersion: ragsearch.io/v1alpha1\nkind: RagSearch\nspec: [unclosed\n");
+        Run a = render("-f", broken.toString());
+        assertEquals(2, a.exit());
+        assertTrue(a.err().contains("not valid YAML"), a.err());
+
+        Path typo = dir.resolve("typo.yaml");
+        Files.writeString(typo, Files.readString(EXAMPLE).replace("headroomPercent:", "headroomPercnt:"));
+        Run b = render("-f", typo.toString());
+        assertEquals(2, b.exit());
+        assertTrue(b.err().contains("unknown field 'headroomPercnt' at spec.rerank.headroomPercnt"), b.err());
+
+        Path invalid = dir.resolve("invalid.yaml");
+        Files.writeString(invalid, Files.readString(EXAMPLE).replace("memory: 1500Mi", "memory: 1.5 gigs"));
+        Run c = render("-f", invalid.toString());
+        assertEquals(2, c.exit());
+        assertTrue(c.err().contains("spec.resources.memory '1.5 gigs' is not a Kubernetes quantity"), c.err());
+
+        Path other = dir.resolve("deployment.yaml");
+        Files.writeString(other, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\n");
+        Run d = render("-f", other.toString());
+        assertEquals(2, d.exit());
+        assertTrue(d.err().contains("expected apiVersion ragsearch.io/v1alpha1 and kind RagSearch"), d.err());
+
+        Run e = render("-f", dir.resolve("missing.yaml").toString());
+        assertEquals(2, e.exit());
+        assertTrue(e.err().contains("no such file"), e.err());
+    }
+}
