@@ -1,0 +1,108 @@
+package io.ragsearch.operator.helm;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Renders the chart with Helm's own engine (helm-java bundles it) and checks what it would install. */
+class HelmChartTest {
+    static final Path CHART = Path.of("../helm/ragsearch-operator");
+
+
+    static List<HasMetadata> parse(String yaml) {
+        return Arrays.stream(yaml.split("(?m)^---\\s*$")).map(String::strip)
+                .filter(s -> s.contains("kind:"))
+                .map(s -> (HasMetadata) Serialization.unmarshal(s)).toList();
+    }
+
+    @Test
+    void lintIsClean() {
+        LintResult lint = new Helm(CHART).lint().strict().call();
+        assertFalse(lint.isFailed(), String.join("\n", lint.getMessages()));
+        assertTrue(lint.getMessages().stream().noneMatch(m -> m.contains("[WARNING]") || m.contains("[ERROR]")),
+                String.join("\n", lint.getMessages()));
+    }
+
+    @Test
+    void clusterScopeInstallsAServiceAccountClusterRoleBindingAndAProbedDeployment() {
+        List<HasMetadata> objects = parse(new Helm(CHART).template().withName("rs").withNamespace("ops").call());
+        assertEquals(List.of("ClusterRole", "ClusterRoleBinding", "Deployment", "ServiceAccount"),
+                objects.stream().map(HasMetadata::getKind).sorted().toList());
+        Deployment d = of(objects, Deployment.class);
+        Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals("/healthz", c.getLivenessProbe().getHttpGet().getPath());
+        assertEquals("/readyz", c.getReadinessProbe().getHttpGet().getPath());
+        assertEquals("ragsearch/operator:0.1.0", c.getImage());
+        assertEquals(Boolean.TRUE, c.getSecurityContext().getReadOnlyRootFilesystem());
+        assertEquals("", env(c, "WATCH_NAMESPACES"), "cluster scope watches every namespace");
+        assertEquals("rs-ragsearch-operator", d.getSpec().getTemplate().getSpec().getServiceAccountName());
+
+        List<PolicyRule> rules = of(objects, ClusterRole.class).getRules();
+        assertTrue(rules.stream().noneMatch(r -> r.getVerbs().contains("*") || r.getResources().contains("*")), "no wildcards");
+        PolicyRule secrets = rules.stream().filter(r -> r.getResources().contains("secrets")).findFirst().orElseThrow();
+        assertEquals(List.of("get"), secrets.getVerbs(), "secrets are read by name, never listed");
+        assertTrue(rules.stream().anyMatch(r -> r.getResources().contains("ragsearches/status") && r.getVerbs().contains("patch")));
+        PolicyRule pods = rules.stream().filter(r -> r.getResources().contains("pods")).findFirst().orElseThrow();
+        assertFalse(pods.getVerbs().contains("delete"));
+    }
+
+    @Test
+    void namespaceScopeGrantsRolesOnlyWhereItWatches(@TempDir Path dir) throws Exception {
+        Path values = dir.resolve("values.yaml");
+        Files.writeString(values, "rbac:\n  scope: namespace\n  watchNamespaces: [team-a, team-b]\n");
+        List<HasMetadata> objects = parse(new Helm(CHART).template().withName("rs").withNamespace("ops")
+                .withValuesFile(values).call());
+        List<Role> roles = objects.stream().filter(Role.class::isInstance).map(Role.class::cast).toList();
+        assertEquals(List.of("team-a", "team-b"), roles.stream().map(r -> r.getMetadata().getNamespace()).toList());
+        assertTrue(objects.stream().noneMatch(o -> o.getKind().startsWith("Cluster")));
+        assertEquals(2, objects.stream().filter(o -> o.getKind().equals("RoleBinding")).count());
+        Container c = of(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals("team-a,team-b", env(c, "WATCH_NAMESPACES"));
+
+        List<HasMetadata> own = parse(new Helm(CHART).template().withName("rs").withNamespace("ops")
+                .set("rbac.scope", "namespace").call());
+        assertEquals("ops", own.stream().filter(Role.class::isInstance).findFirst().orElseThrow().getMetadata().getNamespace());
+    }
+
+    @Test
+    void aWrongScopeFailsWithAMessage() {
+        Exception e = assertThrows(Exception.class, () -> new Helm(CHART).template().withName("rs")
+                .set("rbac.scope", "everything").call());
+        assertTrue(e.getMessage().contains("rbac.scope must be cluster or namespace"), e.getMessage());
+    }
+
+    @Test
+    void theChartCarriesTheGeneratedCrdWhichHelmKeepsOnUninstall() throws Exception {
+        Path inChart = CHART.resolve("crds/ragsearches.ragsearch.io-v1.yml");
+        assertEquals(Files.readString(Path.of("../crds/ragsearches.ragsearch.io-v1.yml")), Files.readString(inChart));
+        // Helm installs crds/ before templates and never deletes it; it must not be a template too.
+        String rendered = new Helm(CHART).template().withName("rs").call();
+        assertFalse(rendered.contains("CustomResourceDefinition"));
+    }
+
+    private static <T> T of(List<HasMetadata> objects, Class<T> type) {
+        return objects.stream().filter(type::isInstance).map(type::cast).findFirst().orElseThrow();
+    }
+
+    private static String env(Container c, String name) {
+        return c.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst().orElseThrow().getValue();
+    }
+}
