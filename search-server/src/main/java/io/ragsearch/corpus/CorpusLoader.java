@@ -86,11 +86,24 @@ public final class CorpusLoader {
             return walk.filter(Files::isRegularFile)
                     .filter(p -> {
                         Path relative = directory.relativize(p);
-                        return include.stream().anyMatch(m -> m.matches(relative));
+                        return !hidden(relative) && include.stream().anyMatch(m -> m.matches(relative));
                     })
                     .sorted()
                     .toList();
         }
+    }
+
+    /**
+     * Dot-named files and directories are left out: a mounted ConfigMap keeps a second copy of
+     * every file under {@code ..data/} and a timestamped {@code ..2026_...} directory.
+     */
+    private static boolean hidden(Path relative) {
+        for (Path part : relative) {
+            if (part.toString().startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String documentId(Path directory, Path file) {

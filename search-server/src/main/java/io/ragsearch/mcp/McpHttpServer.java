@@ -40,6 +40,12 @@ public final class McpHttpServer implements AutoCloseable {
 
     public McpHttpServer(String bindAddress, int port, int maxInFlight, TransportSecurityPolicy security,
                          List<AsyncToolSpecification> tools, String version) {
+        this(bindAddress, port, maxInFlight, security, tools, version, null);
+    }
+
+    /** @param bearerToken when set, /mcp answers 401 to requests without {@code Authorization: Bearer <it>} */
+    public McpHttpServer(String bindAddress, int port, int maxInFlight, TransportSecurityPolicy security,
+                         List<AsyncToolSpecification> tools, String version, String bearerToken) {
         HttpServletStatelessServerTransport transport = HttpServletStatelessServerTransport.builder()
                 .messageEndpoint(PATH)
                 .securityValidator(security.validator())
@@ -66,6 +72,11 @@ public final class McpHttpServer implements AutoCloseable {
         ServletHolder servlet = new ServletHolder("mcp", transport);
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, PATH);
+        if (bearerToken != null && !bearerToken.isBlank()) {
+            FilterHolder auth = new FilterHolder(new BearerTokenFilter(bearerToken.strip()));
+            auth.setAsyncSupported(true);
+            context.addFilter(auth, PATH, EnumSet.of(DispatcherType.REQUEST));
+        }
         FilterHolder guard = new FilterHolder(new TransportGuardFilter(MAX_BODY_BYTES));
         guard.setAsyncSupported(true);
         context.addFilter(guard, PATH, EnumSet.of(DispatcherType.REQUEST));

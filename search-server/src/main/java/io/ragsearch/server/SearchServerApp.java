@@ -99,7 +99,7 @@ public final class SearchServerApp implements AutoCloseable {
         SearchTools tools = new SearchTools(catalog, search, executor, metrics);
         TransportSecurityPolicy security = TransportSecurityPolicy.forBind(s.bindAddressOrDefault(), s.allowedHosts(), s.allowedOrigins());
         mcp = new McpHttpServer(s.bindAddressOrDefault(), s.mcpPortOrDefault(), s.maxInFlightRequestsOrDefault(),
-                security, tools.specifications(), VERSION);
+                security, tools.specifications(), VERSION, env.get("RAGSEARCH_AUTH_TOKEN"));
         mcp.start();
         health.markStarted();
         startDatabaseSync();

@@ -35,6 +35,20 @@ class CorpusLoaderTest {
     }
 
     @Test
+    void aMountedConfigMapCountsEachFileOnce() throws IOException {
+        // The kubelet's layout: real files in a timestamped dot-directory, ..data linking to it,
+        // and one top-level link per key.
+        Path version = Files.createDirectories(dir.resolve("..2026_12_02_19_00_00.1"));
+        Files.writeString(version.resolve("leave.md"), "##### 제1조 (목적)\n목적.\n");
+        Files.createSymbolicLink(dir.resolve("..data"), version.getFileName());
+        Files.createSymbolicLink(dir.resolve("leave.md"), Path.of("..data/leave.md"));
+
+        Corpus corpus = new CorpusLoader(false).load("p", dir).corpus();
+
+        assertEquals(List.of("leave"), corpus.documents().stream().map(Document::id).toList());
+    }
+
+    @Test
     void badFilesAreReportedAndLeftOutWhileTheRestLoads() throws IOException {
         Files.writeString(dir.resolve("good.md"), "##### 제1조 (목적)\n목적.\n");
         Files.write(dir.resolve("latin1.md"), new byte[] {(byte) 0xC0, (byte) 0xFF, 'x'});

@@ -90,7 +90,7 @@ public final class TestServers {
     }
 
     /** A raw HTTP/1.1 exchange, for headers the JDK client will not send (Host) and bodies it would hide. */
-    public record RawResponse(int status, String body) {
+    public record RawResponse(int status, String body, String head) {
     }
 
     public static RawResponse raw(int port, String method, String host, Map<String, String> headers, String body) throws IOException {
@@ -110,7 +110,7 @@ public final class TestServers {
             String text = all.toString(StandardCharsets.UTF_8);
             int status = Integer.parseInt(text.substring(9, 12));
             int split = text.indexOf("\r\n\r\n");
-            return new RawResponse(status, split < 0 ? "" : text.substring(split + 4));
+            return new RawResponse(status, split < 0 ? "" : text.substring(split + 4), split < 0 ? text : text.substring(0, split));
         }
     }
 

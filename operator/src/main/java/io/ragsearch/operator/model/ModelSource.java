@@ -19,7 +19,7 @@ public class ModelSource {
     public PvcModel pvc;
 
     @Pattern("^https?://.+")
-    @JsonPropertyDescription("A model archive (.zip of model.onnx + tokenizer.json) or a single .onnx file, fetched by an init container.")
+    @JsonPropertyDescription("A .zip archive of model.onnx + tokenizer.json, fetched and checked by an init container (ragsearch fetch).")
     public String url;
 
     @Pattern("^[a-f0-9]{64}$")

@@ -1,0 +1,151 @@
+package io.ragsearch.fetch;
+
+import com.sun.net.httpserver.HttpServer;
+import io.ragsearch.cli.RagSearchCli;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The init container's fetch against a real HTTP server on loopback. */
+class ModelFetcherTest {
+    private HttpServer server;
+    private final Map<String, byte[]> files = new ConcurrentHashMap<>();
+    private final AtomicInteger downloads = new AtomicInteger();
+
+    @BeforeEach
+    void serve() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", ex -> {
+            byte[] body = files.get(ex.getRequestURI().getPath());
+            downloads.incrementAndGet();
+            ex.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : body.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                if (body != null) {
+                    out.write(body);
+                }
+            }
+        });
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    @Test
+    void fetchesVerifiesUnpacksAndSkipsWhenAlreadyThere(@TempDir Path dir) throws Exception {
+        byte[] zip = zip(Map.of("model.onnx", "onnx-bytes", "tokenizer.json", "{}", "config.json", "{}"));
+        files.put("/ce.zip", zip);
+        Path target = dir.resolve("models/reranker");
+        StringWriter out = new StringWriter();
+        var cli = RagSearchCli.commandLine();
+        cli.setOut(new PrintWriter(out));
+        int exit = cli.execute("fetch", "--url", url("/ce.zip").toString(), "--sha256", sha256(zip), "--to", target.toString());
+        assertEquals(0, exit);
+        assertEquals("onnx-bytes", Files.readString(target.resolve("model.onnx")));
+        assertTrue(Files.isRegularFile(target.resolve("tokenizer.json")));
+
+        // An init container that runs again finds the model and downloads nothing.
+        int before = downloads.get();
+        assertEquals(ModelFetcher.Outcome.ALREADY_PRESENT, new ModelFetcher(1 << 20).fetch(url("/ce.zip"), sha256(zip), target));
+        assertEquals(before, downloads.get());
+    }
+
+    @Test
+    void aWrongDigestLeavesNothingBehind(@TempDir Path dir) throws Exception {
+        byte[] zip = zip(Map.of("model.onnx", "x", "tokenizer.json", "{}"));
+        files.put("/ce.zip", zip);
+        Path target = dir.resolve("reranker");
+        IOException e = assertThrows(IOException.class,
+                () -> new ModelFetcher(1 << 20).fetch(url("/ce.zip"), "0".repeat(64), target));
+        assertTrue(e.getMessage().contains("sha256 mismatch") && e.getMessage().contains(sha256(zip)), e.getMessage());
+        assertFalse(Files.exists(target));
+        try (var left = Files.list(dir)) {
+            assertEquals(0, left.count(), "no temporary files left");
+        }
+    }
+
+    @Test
+    void badArchivesAndUrlsAreClearErrors(@TempDir Path dir) throws Exception {
+        byte[] plain = "not a zip".getBytes(StandardCharsets.UTF_8);
+        files.put("/model.onnx", plain);
+        IOException notZip = assertThrows(IOException.class,
+                () -> new ModelFetcher(1 << 20).fetch(url("/model.onnx"), sha256(plain), dir.resolve("a")));
+        assertTrue(notZip.getMessage().contains("not a zip archive"), notZip.getMessage());
+
+        byte[] noTokenizer = zip(Map.of("model.onnx", "x"));
+        files.put("/half.zip", noTokenizer);
+        IOException half = assertThrows(IOException.class,
+                () -> new ModelFetcher(1 << 20).fetch(url("/half.zip"), sha256(noTokenizer), dir.resolve("b")));
+        assertTrue(half.getMessage().contains("holds no tokenizer.json"), half.getMessage());
+
+        byte[] escape = zip(Map.of("../evil.txt", "x", "model.onnx", "x", "tokenizer.json", "{}"));
+        files.put("/escape.zip", escape);
+        IOException slip = assertThrows(IOException.class,
+                () -> new ModelFetcher(1 << 20).fetch(url("/escape.zip"), sha256(escape), dir.resolve("c")));
+        assertTrue(slip.getMessage().contains("escapes the target directory"), slip.getMessage());
+        assertFalse(Files.exists(dir.resolve("evil.txt")));
+
+        IOException missing = assertThrows(IOException.class,
+                () -> new ModelFetcher(1 << 20).fetch(url("/gone.zip"), "a".repeat(64), dir.resolve("d")));
+        assertTrue(missing.getMessage().contains("answered HTTP 404"), missing.getMessage());
+
+        byte[] big = zip(Map.of("model.onnx", "y".repeat(4096), "tokenizer.json", "{}"));
+        files.put("/big.zip", big);
+        IOException tooBig = assertThrows(IOException.class,
+                () -> new ModelFetcher(100).fetch(url("/big.zip"), sha256(big), dir.resolve("e")));
+        assertTrue(tooBig.getMessage().contains("larger than 100 bytes"), tooBig.getMessage());
+
+        StringWriter err = new StringWriter();
+        var cli = RagSearchCli.commandLine();
+        cli.setErr(new PrintWriter(err));
+        assertEquals(1, cli.execute("fetch", "--url", "ftp://x/y.zip", "--sha256", "a".repeat(64), "--to", dir.resolve("f").toString()));
+        assertTrue(err.toString().contains("only http and https"), err.toString());
+    }
+
+    private URI url(String path) {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
+    }
+
+    private static byte[] zip(Map<String, String> entries) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+            for (var e : new java.util.TreeMap<>(entries).entrySet()) {
+                zip.putNextEntry(new ZipEntry(e.getKey()));
+                zip.write(e.getValue().getBytes(StandardCharsets.UTF_8));
+                zip.closeEntry();
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    private static String sha256(byte[] data) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+    }
+}
