@@ -38,6 +38,7 @@ public final class RunCommand implements Runnable {
         Set<String> watched = namespaces == null ? Set.of() : Arrays.stream(namespaces)
                 .map(String::strip).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
         KubernetesClient client = new KubernetesClientBuilder().build();
+        checkReachable(client);
         OperatorRuntime operator = new OperatorRuntime(client, new HttpCalibrationClient(),
                 RagSearchReconciler.Settings.defaults(), watched);
         HttpServer health = healthServer(operator::healthy);
@@ -55,6 +56,23 @@ public final class RunCommand implements Runnable {
             stopped.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Says where it looked and what to do, instead of an informer's stack trace. */
+    private static void checkReachable(KubernetesClient client) {
+        try {
+            client.getKubernetesVersion();
+        } catch (RuntimeException e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            client.close();
+            throw new IllegalStateException("cannot reach the Kubernetes API server at " + client.getMasterUrl()
+                    + " (" + root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage())
+                    + "). Point KUBECONFIG at a cluster, or run in a pod with a service account. Without a cluster, "
+                    + "`ragsearch-operator render -f FILE` prints what would be applied.");
         }
     }
 
