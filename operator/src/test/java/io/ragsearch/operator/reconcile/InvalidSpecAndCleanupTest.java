@@ -5,8 +5,6 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.ragsearch.operator.dependent.Names;
 import io.ragsearch.operator.model.Database;
 import io.ragsearch.operator.model.DisruptionBudget;
@@ -16,13 +14,10 @@ import io.ragsearch.operator.model.ProjectSource;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.Rerank;
 import io.ragsearch.operator.model.SecretKeys;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 
 import static io.ragsearch.operator.reconcile.MockCluster.events;
 import static org.awaitility.Awaitility.await;
@@ -31,29 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bad specs leave what runs untouched; optional objects come and go; deletion removes everything owned. */
-@EnableKubernetesMockClient(crud = true)
-class InvalidSpecAndCleanupTest {
+class InvalidSpecAndCleanupTest extends MockOperatorTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    static KubernetesClient client;
-    private static OperatorRuntime operator;
-    private static FakeCalibrationEndpoints pods;
-
-    @BeforeAll
-    static void startOperator() throws Exception {
-        MockCluster.quietMockServer();
-        MockCluster.installCrd(client);
-        pods = new FakeCalibrationEndpoints();
-        operator = new OperatorRuntime(client, pods,
-                new RagSearchReconciler.Settings(Duration.ofMillis(500), Duration.ofSeconds(30), Names.ADMIN_PORT), Set.of());
-        operator.start();
-    }
-
-    @AfterAll
-    static void stopOperator() {
-        operator.close();
-        pods.close();
-    }
 
     @Test
     void invalidEditsLeaveTheDeploymentAsItWasAndOtherResourcesKeepReconciling() {
@@ -157,13 +132,5 @@ class InvalidSpecAndCleanupTest {
                 && client.configMaps().inNamespace(ns).withName("rules-config").get() == null
                 && client.resources(PodDisruptionBudget.class).inNamespace(ns).withName("rules").get() == null);
         assertNotNull(client.configMaps().inNamespace(ns).withName("rules-docs").get(), "the user's own ConfigMap stays");
-    }
-
-    static Deployment deployment(String ns, String name) {
-        return client.apps().deployments().inNamespace(ns).withName(name).get();
-    }
-
-    static RagSearch get(String ns, String name) {
-        return client.resources(RagSearch.class).inNamespace(ns).withName(name).get();
     }
 }

@@ -34,6 +34,25 @@ final class MockCluster {
     private MockCluster() {
     }
 
+    /** The CRD installed, the operator started against the mock, pods' calibrations read from {@code pods}. */
+    static OperatorRuntime startOperator(KubernetesClient client, io.ragsearch.operator.calibration.CalibrationClient pods)
+            throws IOException {
+        quietMockServer();
+        installCrd(client);
+        OperatorRuntime operator = new OperatorRuntime(client, pods, new RagSearchReconciler.Settings(
+                java.time.Duration.ofMillis(500), java.time.Duration.ofSeconds(30), Names.ADMIN_PORT), java.util.Set.of());
+        operator.start();
+        return operator;
+    }
+
+    static Deployment deployment(KubernetesClient client, String ns, String name) {
+        return client.apps().deployments().inNamespace(ns).withName(name).get();
+    }
+
+    static RagSearch get(KubernetesClient client, String ns, String name) {
+        return client.resources(RagSearch.class).inNamespace(ns).withName(name).get();
+    }
+
     static void quietMockServer() {
         Logger.getLogger("io.fabric8.mockwebserver").setLevel(Level.WARNING);
         Logger.getLogger("okhttp3.mockwebserver").setLevel(Level.WARNING);

@@ -4,17 +4,12 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.ragsearch.operator.dependent.Names;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.Set;
 
 import static io.ragsearch.operator.reconcile.MockCluster.configHash;
 import static io.ragsearch.operator.reconcile.MockCluster.env;
@@ -28,30 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The reconciler under JOSDK against fabric8's mock API server (CRUD mode). */
-@EnableKubernetesMockClient(crud = true)
-class RagSearchReconcilerTest {
+class RagSearchReconcilerTest extends MockOperatorTest {
     private static final long MIB = 1024 * 1024;
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    static KubernetesClient client;
-    private static OperatorRuntime operator;
-    private static FakeCalibrationEndpoints pods;
-
-    @BeforeAll
-    static void startOperator() throws Exception {
-        MockCluster.quietMockServer();
-        MockCluster.installCrd(client);
-        pods = new FakeCalibrationEndpoints();
-        operator = new OperatorRuntime(client, pods,
-                new RagSearchReconciler.Settings(Duration.ofMillis(500), Duration.ofSeconds(30), Names.ADMIN_PORT), Set.of());
-        operator.start();
-    }
-
-    @AfterAll
-    static void stopOperator() {
-        operator.close();
-        pods.close();
-    }
 
     @Test
     void createsConfigDeploymentAndServiceWithProbesAndStatus() {
@@ -195,13 +170,5 @@ class RagSearchReconcilerTest {
         assertEquals(reason, c.getReason(), type + ": " + c.getMessage());
         assertNotNull(c.getLastTransitionTime());
         assertFalse(c.getMessage().isBlank());
-    }
-
-    static Deployment deployment(String ns, String name) {
-        return client.apps().deployments().inNamespace(ns).withName(name).get();
-    }
-
-    static RagSearch get(String ns, String name) {
-        return client.resources(RagSearch.class).inNamespace(ns).withName(name).get();
     }
 }
