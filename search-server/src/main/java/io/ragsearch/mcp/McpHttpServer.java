@@ -13,6 +13,7 @@ import org.eclipse.jetty.ee11.servlet.FilterHolder;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -29,6 +30,8 @@ public final class McpHttpServer implements AutoCloseable {
 
     public static final String PATH = "/mcp";
     static final Duration MAX_SUSPEND = Duration.ofSeconds(15);
+    /** Within a pod's 30 s termination grace: in-flight calls (a queued rerank waits up to 10 s) end first. */
+    static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
     /** JSON-RPC requests of these tools are small; a megabyte is far beyond any honest one. */
     private static final int MAX_BODY_BYTES = 1 << 20;
     /** Threads beyond the in-flight cap, for acceptors, selectors and requests being suspended. */
@@ -85,7 +88,10 @@ public final class McpHttpServer implements AutoCloseable {
         qos.setMaxRequestCount(maxInFlight);
         qos.setMaxSuspend(MAX_SUSPEND);
         qos.includePath(PATH);
-        jetty.setHandler(qos);
+        // On shutdown (a pod being replaced) calls in flight finish; new connections are refused.
+        GracefulHandler graceful = new GracefulHandler(qos);
+        jetty.setHandler(graceful);
+        jetty.setStopTimeout(GRACEFUL_STOP.toMillis());
     }
 
     public void start() throws Exception {
@@ -98,7 +104,7 @@ public final class McpHttpServer implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        jetty.stop(); // graceful: waits for calls in flight
         mcp.close();
-        jetty.stop();
     }
 }

@@ -20,9 +20,17 @@ public record TransportSecurityPolicy(List<String> allowedHosts, List<String> al
 
     public static TransportSecurityPolicy forBind(String bindAddress, List<String> hosts, List<String> origins) {
         boolean loopback = isLoopback(bindAddress);
+        List<String> loopbackHosts = new java.util.ArrayList<>(LOOPBACK_HOSTS);
+        List<String> loopbackOrigins = new java.util.ArrayList<>(LOOPBACK_ORIGINS);
+        // A server bound to one loopback address (127.0.0.5, as the pod simulator does) is called by that address.
+        String own = bindAddress.contains(":") && !bindAddress.startsWith("[") ? "[" + bindAddress + "]" : bindAddress;
+        if (loopback && !loopbackHosts.contains(own + ":*") && !own.equals("localhost")) {
+            loopbackHosts.add(own + ":*");
+            loopbackOrigins.add("http://" + own + ":*");
+        }
         return new TransportSecurityPolicy(
-                choose(hosts, loopback ? LOOPBACK_HOSTS : List.of()),
-                choose(origins, loopback ? LOOPBACK_ORIGINS : List.of()));
+                choose(hosts, loopback ? List.copyOf(loopbackHosts) : List.of()),
+                choose(origins, loopback ? List.copyOf(loopbackOrigins) : List.of()));
     }
 
     private static List<String> choose(List<String> configured, List<String> fallback) {

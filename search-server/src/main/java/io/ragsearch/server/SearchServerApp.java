@@ -329,18 +329,19 @@ public final class SearchServerApp implements AutoCloseable {
 
     @Override
     public void close() {
-        if (databaseSync != null) {
-            databaseSync.close();
-        }
-        if (database != null) {
-            database.close();
-        }
+        // The listener first: calls in flight finish against a complete server.
         try {
             if (mcp != null) {
                 mcp.close();
             }
         } catch (Exception ex) {
             LOG.warn("stopping the MCP listener: {}", ex.getMessage());
+        }
+        if (databaseSync != null) {
+            databaseSync.close();
+        }
+        if (database != null) {
+            database.close();
         }
         if (executor != null) {
             executor.close();
