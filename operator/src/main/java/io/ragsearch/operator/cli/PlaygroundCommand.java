@@ -1,0 +1,63 @@
+package io.ragsearch.operator.cli;
+
+import io.ragsearch.operator.playground.Playground;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/** The whole loop locally: embedded API server, operator, pod simulator, the file applied on every save. */
+@Command(name = "playground", mixinStandardHelpOptions = true,
+        description = "Run an embedded stand-in API server, the operator and the pod simulator; apply the file and re-apply it on save.")
+public final class PlaygroundCommand implements Runnable {
+
+    @Option(names = {"-f", "--file"}, required = true, description = "RagSearch YAML file (watched)")
+    Path file;
+
+    @Option(names = "--server-jar", defaultValue = "search-server/target/ragsearch-server.jar",
+            description = "The search server jar the pods run (default ${DEFAULT-VALUE})")
+    Path serverJar;
+
+    @Option(names = "--docs", paramLabel = "CONFIGMAP=DIR",
+            description = "Create a ConfigMap of the files in DIR (repeatable), e.g. handbook-docs=examples/corpus/en")
+    Map<String, Path> docs = new LinkedHashMap<>();
+
+    @Option(names = "--work-dir", description = "Where pods' files and logs go (default: a new temporary directory)")
+    Path workDir;
+
+    @Override
+    public void run() {
+        if (!Files.isRegularFile(file)) {
+            throw new OperatorCli.UsageProblem(file + ": no such file");
+        }
+        if (!Files.isRegularFile(serverJar)) {
+            throw new OperatorCli.UsageProblem("server jar not found: " + serverJar
+                    + " (build it with: mvn -q -B -DskipTests package, or pass --server-jar)");
+        }
+        docs.forEach((name, dir) -> {
+            if (!Files.isDirectory(dir)) {
+                throw new OperatorCli.UsageProblem("--docs " + name + "=" + dir + ": not a directory");
+            }
+        });
+        try {
+            Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("ragsearch-playground");
+            Playground playground = new Playground(new Playground.Options(file, serverJar, docs, work, Duration.ofSeconds(1)), System.out);
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                playground.close();
+                stopped.countDown();
+            }, "playground-shutdown"));
+            playground.start();
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("playground: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.ragsearch.operator.simulator;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Memory cgroups below the simulator's own, one per pod: where the machine allows it, a pod's
+ * process runs under its template's memory limit, and an OOM kill is seen as one. Only the
+ * cgroup v1 memory controller is used (cgroup v2 needs the controller delegated to a subtree
+ * without processes, which a session's own cgroup is not).
+ */
+public final class MemoryCgroups {
+
+    private final Path base;
+    private final String unavailable;
+
+    private MemoryCgroups(Path base, String unavailable) {
+        this.base = base;
+        this.unavailable = unavailable;
+    }
+
+    /** Finds the process's own memory cgroup and checks that a child can be made and limited there. */
+    public static MemoryCgroups detect(String name) {
+        try {
+            List<String> lines = Files.readAllLines(Path.of("/proc/self/cgroup"));
+            Optional<String> v1 = lines.stream().filter(l -> l.split(":", 3)[1].equals("memory")).map(l -> l.split(":", 3)[2]).findFirst();
+            if (v1.isEmpty()) {
+                return new MemoryCgroups(null, "no cgroup v1 memory controller (cgroup v2 delegation is not attempted)");
+            }
+            Path own = Path.of("/sys/fs/cgroup/memory" + v1.get());
+            Path base = own.resolve(name);
+            Files.createDirectories(base);
+            Path probe = Files.createDirectories(base.resolve("probe-" + ProcessHandle.current().pid()));
+            try {
+                Files.writeString(probe.resolve("memory.limit_in_bytes"), Long.toString(256L << 20));
+            } finally {
+                Files.delete(probe);
+            }
+            return new MemoryCgroups(base, null);
+        } catch (IOException | RuntimeException e) {
+            return new MemoryCgroups(null, "cannot create a limited memory cgroup here (" + e.getMessage() + ")");
+        }
+    }
+
+    public boolean enforced() {
+        return base != null;
+    }
+
+    /** Why limits are not enforced; empty when they are. */
+    public Optional<String> unavailableReason() {
+        return Optional.ofNullable(unavailable);
+    }
+
+    /** A cgroup limited to {@code bytes} for one pod's container (made anew, so counters start at zero). */
+    public Limited create(String pod, long bytes) throws IOException {
+        Path dir = base.resolve(pod);
+        if (Files.isDirectory(dir)) {
+            Files.delete(dir);
+        }
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("memory.limit_in_bytes"), Long.toString(bytes));
+        return new Limited(dir);
+    }
+
+    public void close() {
+        if (base != null) {
+            try (var children = Files.list(base)) {
+                for (Path child : children.filter(Files::isDirectory).toList()) {
+                    deleteQuietly(child);
+                }
+            } catch (IOException ignored) {
+                // the session's cgroup is removed with the session anyway
+            }
+            deleteQuietly(base);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException ignored) {
+            // still has a process (being killed): the kernel refuses; nothing else to do
+        }
+    }
+
+    /** One pod's cgroup. */
+    public record Limited(Path dir) {
+        public Path procs() {
+            return dir.resolve("cgroup.procs");
+        }
+
+        /** OOM kills in this cgroup so far (the kernel's own count). */
+        public long oomKills() {
+            try {
+                for (String line : Files.readAllLines(dir.resolve("memory.oom_control"))) {
+                    if (line.startsWith("oom_kill ")) {
+                        return Long.parseLong(line.substring(9).strip());
+                    }
+                }
+                return 0;
+            } catch (IOException | NumberFormatException e) {
+                return 0;
+            }
+        }
+
+        public long peakBytes() {
+            try {
+                return Long.parseLong(Files.readString(dir.resolve("memory.max_usage_in_bytes")).strip());
+            } catch (IOException | NumberFormatException e) {
+                return -1;
+            }
+        }
+
+        public void delete() {
+            deleteQuietly(dir);
+        }
+    }
+}
