@@ -30,8 +30,15 @@ public final class PlaygroundCommand implements Runnable {
     @Option(names = "--work-dir", description = "Where pods' files and logs go (default: a new temporary directory)")
     Path workDir;
 
+    /** Held so the level set on it is not lost to garbage collection. */
+    private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
     @Override
     public void run() {
+        // The live view is the output: libraries' request logs would bury it (warnings still show).
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        System.setProperty("org.slf4j.simpleLogger.log.io.ragsearch.operator.simulator", "info");
+        MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
         if (!Files.isRegularFile(file)) {
             throw new OperatorCli.UsageProblem(file + ": no such file");
         }

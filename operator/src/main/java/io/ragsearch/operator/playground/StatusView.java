@@ -15,6 +15,11 @@ final class StatusView {
     private StatusView() {
     }
 
+    /** Rounded as the conditions' messages round, so the same number reads the same everywhere. */
+    private static long mib(long bytes) {
+        return (bytes + MIB / 2) / MIB;
+    }
+
     static String render(RagSearch r, List<Pod> pods) {
         StringBuilder b = new StringBuilder();
         String name = r.getMetadata().getNamespace() + "/" + r.getMetadata().getName();
@@ -34,10 +39,10 @@ final class StatusView {
             if (k.perRunBytes != null) {
                 b.append(String.format(Locale.ROOT,
                         "  budget = %d MiB × (1 − %d %%) − resident %d MiB = %d MiB; per run %d MiB → by memory %d, by CPU %s%n",
-                        k.memoryLimitBytes / MIB, k.headroomPercent, k.residentBytes / MIB, k.budgetBytes / MIB,
-                        k.perRunBytes / MIB, k.byMemory, k.byCpu == null ? "no limit" : k.byCpu.toString()));
+                        mib(k.memoryLimitBytes), k.headroomPercent, mib(k.residentBytes), mib(k.budgetBytes),
+                        mib(k.perRunBytes), k.byMemory, k.byCpu == null ? "no limit" : k.byCpu.toString()));
                 b.append("  measured by ").append(k.measuredBy).append(" (").append(k.method).append(") at ").append(k.measuredAt)
-                        .append(k.measuredUnderLimitBytes == null ? "" : " under " + k.measuredUnderLimitBytes / MIB + " MiB").append('\n');
+                        .append(k.measuredUnderLimitBytes == null ? "" : " under " + mib(k.measuredUnderLimitBytes) + " MiB").append('\n');
             }
         }
         b.append("  endpoint (in a cluster) ").append(s.endpoint).append('\n');

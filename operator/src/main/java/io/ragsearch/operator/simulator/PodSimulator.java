@@ -62,10 +62,28 @@ public final class PodSimulator implements AutoCloseable {
             throw new IllegalArgumentException("server jar not found: " + settings.serverJar()
                     + " (build it: mvn -q -B -DskipTests package)");
         }
+        requireMountNamespaces();
         this.client = client;
         this.settings = settings;
         this.cgroups = MemoryCgroups.detect("ragsearch-sim-" + ProcessHandle.current().pid());
         this.launcher = new ContainerLauncher(client, settings.serverJar().toAbsolutePath(), mountPoints);
+    }
+
+    /** Pods see their volumes at the container's paths only through a private mount namespace. */
+    private static void requireMountNamespaces() {
+        try {
+            Process p = new ProcessBuilder("unshare", "--mount", "--propagation", "private", "true")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (p.waitFor() != 0) {
+                throw new IllegalStateException("the pod simulator needs private mount namespaces (unshare --mount; root): " + out);
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("the pod simulator needs unshare (util-linux): " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     public void start() {
