@@ -3,6 +3,7 @@ package io.ragsearch.operator.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ragsearch.operator.budget.Mebibytes;
 import io.ragsearch.operator.calibration.CalibrationReport;
 import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.dependent.Manifests;
@@ -97,18 +98,14 @@ public final class RenderCommand implements Runnable {
         } else {
             b.append("# rerank: concurrency ").append(r.effective).append(" (requested ").append(r.requested)
                     .append(", safe ").append(r.safe).append(plan.effective().clamped() ? ", clamped" : "").append(")\n")
-                    .append("#   budget = ").append(mib(r.memoryLimitBytes)).append(" × (1 − ").append(r.headroomPercent)
-                    .append(" %) − resident ").append(mib(r.residentBytes)).append(" = ").append(mib(r.budgetBytes)).append('\n')
-                    .append("#   byMemory = floor(budget / ").append(mib(r.perRunBytes)).append(" per run) = ").append(r.byMemory)
+                    .append("#   budget = ").append(Mebibytes.text(r.memoryLimitBytes)).append(" × (1 − ").append(r.headroomPercent)
+                    .append(" %) − resident ").append(Mebibytes.text(r.residentBytes)).append(" = ").append(Mebibytes.text(r.budgetBytes)).append('\n')
+                    .append("#   byMemory = floor(budget / ").append(Mebibytes.text(r.perRunBytes)).append(" per run) = ").append(r.byMemory)
                     .append(", byCpu = ").append(r.byCpu == null ? "no CPU limit" : r.byCpu).append('\n');
             if (plan.memoryInsufficient()) {
                 b.append("#   MemoryInsufficient: one rerank run does not fit in this limit\n");
             }
         }
         return b.toString();
-    }
-
-    private static String mib(Long bytes) {
-        return bytes == null ? "?" : (bytes + (1 << 19)) / (1 << 20) + " MiB";
     }
 }

@@ -2,6 +2,7 @@ package io.ragsearch.operator.playground;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.ragsearch.operator.budget.Mebibytes;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
 
@@ -10,14 +11,7 @@ import java.util.Locale;
 
 /** A RagSearch's state as a few readable lines: conditions, the budget numbers, the pods. */
 final class StatusView {
-    private static final long MIB = 1024 * 1024;
-
     private StatusView() {
-    }
-
-    /** Rounded as the conditions' messages round, so the same number reads the same everywhere. */
-    private static long mib(long bytes) {
-        return (bytes + MIB / 2) / MIB;
     }
 
     static String render(RagSearch r, List<Pod> pods) {
@@ -39,10 +33,10 @@ final class StatusView {
             if (k.perRunBytes != null) {
                 b.append(String.format(Locale.ROOT,
                         "  budget = %d MiB × (1 − %d %%) − resident %d MiB = %d MiB; per run %d MiB → by memory %d, by CPU %s%n",
-                        mib(k.memoryLimitBytes), k.headroomPercent, mib(k.residentBytes), mib(k.budgetBytes),
-                        mib(k.perRunBytes), k.byMemory, k.byCpu == null ? "no limit" : k.byCpu.toString()));
+                        Mebibytes.of(k.memoryLimitBytes), k.headroomPercent, Mebibytes.of(k.residentBytes), Mebibytes.of(k.budgetBytes),
+                        Mebibytes.of(k.perRunBytes), k.byMemory, k.byCpu == null ? "no limit" : k.byCpu.toString()));
                 b.append("  measured by ").append(k.measuredBy).append(" (").append(k.method).append(") at ").append(k.measuredAt)
-                        .append(k.measuredUnderLimitBytes == null ? "" : " under " + mib(k.measuredUnderLimitBytes) + " MiB").append('\n');
+                        .append(k.measuredUnderLimitBytes == null ? "" : " under " + Mebibytes.of(k.measuredUnderLimitBytes) + " MiB").append('\n');
             }
         }
         b.append("  endpoint (in a cluster) ").append(s.endpoint).append('\n');

@@ -1,6 +1,7 @@
 package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.ragsearch.operator.budget.Mebibytes;
 import io.ragsearch.operator.dependent.Names;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchStatus;
@@ -15,8 +16,6 @@ import java.util.Objects;
  * one (the previous status is the memory, so a restarted operator does not repeat itself).
  */
 final class StatusComposer {
-    private static final long MIB = 1024 * 1024;
-
     private final EventRecorder events;
 
     StatusComposer(EventRecorder events) {
@@ -78,10 +77,10 @@ final class StatusComposer {
                     "no reranker configured: nothing to measure, the rerank concurrency is unused");
         } else if (RerankStatus.BASIS_MEASURED.equals(r.basis)) {
             c.set(Conditions.CALIBRATED, true, "Measured", "measured by pod " + r.measuredBy + " at " + r.measuredAt
-                    + " (" + r.method + "): resident " + mib(r.residentBytes) + ", " + mib(r.perRunBytes) + " per rerank run");
+                    + " (" + r.method + "): resident " + Mebibytes.text(r.residentBytes) + ", " + Mebibytes.text(r.perRunBytes) + " per rerank run");
         } else if (RerankStatus.BASIS_PREVIOUS.equals(r.basis)) {
             c.set(Conditions.CALIBRATED, false, "AwaitingNewPods", "computed from the measurement of an earlier rollout"
-                    + " (same reranker, taken under " + mib(r.measuredUnderLimitBytes) + "); waiting for the new pods' own");
+                    + " (same reranker, taken under " + Mebibytes.text(r.measuredUnderLimitBytes) + "); waiting for the new pods' own");
         } else {
             c.set(Conditions.CALIBRATED, false, "AwaitingMeasurement",
                     "no measurement yet: concurrency 1 until a ready pod reports /calibration");
@@ -91,15 +90,15 @@ final class StatusComposer {
     private static void memory(Conditions c, CheckedSpec spec, RerankPlanner.Plan plan) {
         if (!plan.memoryInsufficient()) {
             c.set(Conditions.MEMORY_INSUFFICIENT, false, "Fits", plan.safe() == null ? "not measured yet"
-                    : plan.safe().byMemory() + " rerank run(s) fit in the budget of " + mib(plan.safe().budgetBytes()));
+                    : plan.safe().byMemory() + " rerank run(s) fit in the budget of " + Mebibytes.text(plan.safe().budgetBytes()));
             return;
         }
         RerankStatus r = plan.status();
         long needed = (long) Math.ceil((r.residentBytes + r.perRunBytes) * 100.0 / (100 - spec.headroomPercent()));
-        c.set(Conditions.MEMORY_INSUFFICIENT, true, "OneRunDoesNotFit", "limit " + mib(spec.memoryBytes()) + " less "
-                + spec.headroomPercent() + " % headroom leaves " + mib(plan.safe().budgetBytes()) + " beside the resident "
-                + mib(r.residentBytes) + ", and one rerank run costs " + mib(r.perRunBytes)
-                + "; running with concurrency 1 anyway. Raise spec.resources.memory to at least " + ceilMiB(needed) + "Mi");
+        c.set(Conditions.MEMORY_INSUFFICIENT, true, "OneRunDoesNotFit", "limit " + Mebibytes.text(spec.memoryBytes()) + " less "
+                + spec.headroomPercent() + " % headroom leaves " + Mebibytes.text(plan.safe().budgetBytes()) + " beside the resident "
+                + Mebibytes.text(r.residentBytes) + ", and one rerank run costs " + Mebibytes.text(r.perRunBytes)
+                + "; running with concurrency 1 anyway. Raise spec.resources.memory to at least " + Mebibytes.ceil(needed) + "Mi");
     }
 
     private static void clamped(Conditions c, CheckedSpec spec, RerankPlanner.Plan plan) {
@@ -127,8 +126,8 @@ final class StatusComposer {
         }
         if (before == null || !Objects.equals(before.effective, now.effective)) {
             String why = now.safe == null ? "no measurement yet" : "safe " + now.safe + " from " + now.basis
-                    + " (resident " + mib(now.residentBytes) + ", per run " + mib(now.perRunBytes) + ", limit "
-                    + mib(now.memoryLimitBytes) + ", headroom " + now.headroomPercent + " %, by memory " + now.byMemory
+                    + " (resident " + Mebibytes.text(now.residentBytes) + ", per run " + Mebibytes.text(now.perRunBytes) + ", limit "
+                    + Mebibytes.text(now.memoryLimitBytes) + ", headroom " + now.headroomPercent + " %, by memory " + now.byMemory
                     + ", by CPU " + (now.byCpu == null ? "no limit" : now.byCpu) + ")";
             events.normal(resource, "ConcurrencyChanged", "rerank concurrency "
                     + (before == null || before.effective == null ? "set to " : before.effective + " → ") + now.effective
@@ -176,13 +175,5 @@ final class StatusComposer {
 
     private static long generation(RagSearch r) {
         return r.getMetadata().getGeneration() == null ? 0 : r.getMetadata().getGeneration();
-    }
-
-    static String mib(Long bytes) {
-        return bytes == null ? "?" : (bytes + MIB / 2) / MIB + " MiB";
-    }
-
-    private static long ceilMiB(long bytes) {
-        return (bytes + MIB - 1) / MIB;
     }
 }
