@@ -46,7 +46,7 @@ public final class SampleCorpus {
             try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of());
                  Stream<Path> files = Files.walk(jar.getPath(ROOT))) {
                 for (Path source : files.toList()) {
-                    Path dest = target.resolve(jar.getPath(ROOT).relativize(source).toString());
+                    Path dest = resolve(target, jar.getPath(ROOT).relativize(source).toString());
                     if (Files.isDirectory(source)) {
                         Files.createDirectories(dest);
                     } else {
@@ -57,6 +57,16 @@ public final class SampleCorpus {
             return target;
         } catch (URISyntaxException e) {
             throw new IOException("cannot locate the sample corpus: " + e.getMessage(), e);
+        }
+    }
+
+    /** Korean file names need a UTF-8 file-name encoding, which Java 17 takes from the locale. */
+    private static Path resolve(Path dir, String name) throws IOException {
+        try {
+            return dir.resolve(name);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new IOException("the file name " + name + " cannot be written in this JVM's file-name encoding ("
+                    + System.getProperty("sun.jnu.encoding") + "); run with a UTF-8 locale, e.g. LANG=C.UTF-8", e);
         }
     }
 }

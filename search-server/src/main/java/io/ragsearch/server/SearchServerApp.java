@@ -74,6 +74,11 @@ public final class SearchServerApp implements AutoCloseable {
 
     public static SearchServerApp start(ServerConfig config, Map<String, String> env) throws Exception {
         config.validate();
+        String fileNames = System.getProperty("sun.jnu.encoding", "");
+        if (!fileNames.equalsIgnoreCase("UTF-8")) {
+            // Document ids come from file names; Korean ones turn into '?' under a non-UTF-8 locale.
+            LOG.warn("file names are decoded as {}: non-ASCII file names will not load correctly; run with LANG=C.UTF-8", fileNames);
+        }
         SearchServerApp app = new SearchServerApp(config, env);
         try {
             app.startAll();

@@ -214,6 +214,8 @@ public final class ManifestFactory {
         if (s.auth != null) {
             env.add(fromSecret("RAGSEARCH_AUTH_TOKEN", s.auth.bearerTokenSecretRef.name, Auth.TOKEN_KEY));
         }
+        // Java 17 takes the file-name encoding from the locale: Korean file names need UTF-8.
+        env.add(plain("LANG", "C.UTF-8"));
         // The root filesystem is read-only: the tokenizer library unpacks its native part under /tmp.
         env.add(plain("DJL_CACHE_DIR", "/tmp/djl"));
         // An out-of-memory error in the heap leaves a half-working JVM: exit and let the kubelet restart it.
