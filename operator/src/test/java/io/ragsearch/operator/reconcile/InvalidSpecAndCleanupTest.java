@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.ragsearch.operator.dependent.Names;
 import io.ragsearch.operator.model.Database;
 import io.ragsearch.operator.model.DisruptionBudget;
 import io.ragsearch.operator.model.NetworkAccess;
