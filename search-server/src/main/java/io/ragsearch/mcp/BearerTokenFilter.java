@@ -34,12 +34,8 @@ final class BearerTokenFilter implements Filter {
             return;
         }
         HttpServletResponse response = (HttpServletResponse) res;
-        response.setStatus(401);
         response.setHeader("WWW-Authenticate", presented == null
                 ? "Bearer realm=\"ragsearch\"" : "Bearer realm=\"ragsearch\", error=\"invalid_token\"");
-        response.setContentType("application/json");
-        String message = presented == null ? "missing bearer token" : "invalid bearer token";
-        response.getOutputStream().write(("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32001,\"message\":\""
-                + message + "\"}}").getBytes(StandardCharsets.UTF_8));
+        TransportGuardFilter.reject(response, 401, -32001, presented == null ? "missing bearer token" : "invalid bearer token");
     }
 }

@@ -134,7 +134,8 @@ final class TransportGuardFilter implements Filter {
         }
     }
 
-    private static void reject(HttpServletResponse response, int status, int code, String message) throws IOException {
+    /** A clean JSON-RPC error response; the auth filter answers through it too. */
+    static void reject(HttpServletResponse response, int status, int code, String message) throws IOException {
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");
