@@ -1,8 +1,5 @@
 package io.ragsearch.operator.calibration;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,9 +12,6 @@ import java.util.Optional;
 public final class HttpCalibrationClient implements CalibrationClient {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(3);
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
-
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
     @Override
@@ -39,7 +33,7 @@ public final class HttpCalibrationClient implements CalibrationClient {
             throw new IOException(request.uri() + " answered " + response.statusCode());
         }
         try {
-            return Optional.of(JSON.readValue(response.body(), CalibrationReport.class));
+            return Optional.of(CalibrationReport.parse(response.body()));
         } catch (IOException e) {
             throw new IOException(request.uri() + " answered JSON that is not a calibration: " + e.getMessage(), e);
         }

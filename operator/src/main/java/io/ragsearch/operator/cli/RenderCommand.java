@@ -1,6 +1,5 @@
 package io.ragsearch.operator.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.ragsearch.operator.budget.Mebibytes;
@@ -71,7 +70,7 @@ public final class RenderCommand implements Runnable {
 
     private CalibrationReport readCalibration() {
         try {
-            CalibrationReport report = new ObjectMapper().readValue(Files.readString(calibration), CalibrationReport.class);
+            CalibrationReport report = CalibrationReport.parse(Files.readString(calibration));
             if (!report.hasReranker()) {
                 throw new OperatorCli.UsageProblem(calibration + ": this measurement has no reranker (perRunBytes 0)");
             }
