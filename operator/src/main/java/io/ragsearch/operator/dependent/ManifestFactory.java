@@ -331,7 +331,8 @@ public final class ManifestFactory {
         return s == null || s.isBlank() ? null : s;
     }
 
-    static String hash(String text) {
+    /** The first 16 hex digits of the text's sha256: short enough for a label value. */
+    public static String hash(String text) {
         try {
             byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(d, 0, 8);

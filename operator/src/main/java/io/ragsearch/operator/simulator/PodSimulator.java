@@ -4,17 +4,17 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ragsearch.operator.dependent.ManifestFactory;
+import io.ragsearch.operator.dependent.Names;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -218,16 +218,10 @@ public final class PodSimulator implements AutoCloseable {
     static String templateHash(Deployment d) {
         Map<String, String> annotations = d.getSpec().getTemplate().getMetadata() == null ? null
                 : d.getSpec().getTemplate().getMetadata().getAnnotations();
-        if (annotations != null && annotations.get("ragsearch.io/config-hash") != null) {
-            return annotations.get("ragsearch.io/config-hash");
+        if (annotations != null && annotations.get(Names.CONFIG_HASH) != null) {
+            return annotations.get(Names.CONFIG_HASH);
         }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(Serialization.asJson(d.getSpec().getTemplate()).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 5);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return ManifestFactory.hash(Serialization.asJson(d.getSpec().getTemplate()));
     }
 
     private static int resolve(IntOrString v, int replicas, boolean roundUp, int dflt) {
