@@ -28,7 +28,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /** Shared steps of the mock-server tests: the CRD, sample RagSearches, and pods a kubelet would have made. */
-final class MockCluster {
+public final class MockCluster {
     static final Path CRD = Path.of("target/classes/META-INF/fabric8/ragsearches.ragsearch.io-v1.yml");
 
     private MockCluster() {
@@ -53,12 +53,12 @@ final class MockCluster {
         return client.resources(RagSearch.class).inNamespace(ns).withName(name).get();
     }
 
-    static void quietMockServer() {
+    public static void quietMockServer() {
         Logger.getLogger("io.fabric8.mockwebserver").setLevel(Level.WARNING);
         Logger.getLogger("okhttp3.mockwebserver").setLevel(Level.WARNING);
     }
 
-    static void installCrd(KubernetesClient client) throws IOException {
+    public static void installCrd(KubernetesClient client) throws IOException {
         try (InputStream in = Files.newInputStream(CRD)) {
             CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
             client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
@@ -111,12 +111,12 @@ final class MockCluster {
         return client.pods().inNamespace(d.getMetadata().getNamespace()).resource(pod).create();
     }
 
-    static String env(Deployment d, String name) {
+    public static String env(Deployment d, String name) {
         return d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
                 .filter(e -> e.getName().equals(name)).findFirst().map(e -> e.getValue()).orElse(null);
     }
 
-    static String configHash(Deployment d) {
+    public static String configHash(Deployment d) {
         return d.getSpec().getTemplate().getMetadata().getAnnotations().get(Names.CONFIG_HASH);
     }
 

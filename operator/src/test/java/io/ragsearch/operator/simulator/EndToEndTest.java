@@ -2,7 +2,6 @@ package io.ragsearch.operator.simulator;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -14,6 +13,7 @@ import io.ragsearch.operator.dependent.Names;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
 import io.ragsearch.operator.reconcile.Conditions;
+import io.ragsearch.operator.reconcile.MockCluster;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
 import io.ragsearch.operator.reconcile.RagSearchReconciler;
 import org.junit.jupiter.api.AfterAll;
@@ -23,18 +23,17 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import static io.ragsearch.operator.reconcile.MockCluster.configHash;
+import static io.ragsearch.operator.reconcile.MockCluster.env;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -49,7 +48,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EndToEndTest {
     static final Path SERVER_JAR = Path.of("../search-server/target/ragsearch-server.jar");
-    static final Path CRD = Path.of("target/classes/META-INF/fabric8/ragsearches.ragsearch.io-v1.yml");
     static final String NS = "e2e";
     static final String NAME = "handbook";
     static final long MIB = 1024L * 1024;
@@ -63,12 +61,9 @@ class EndToEndTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Logger.getLogger("io.fabric8.mockwebserver").setLevel(Level.WARNING);
         assertTrue(Files.isRegularFile(SERVER_JAR), "build the server first (mvn verify builds it before these tests): " + SERVER_JAR);
-        try (InputStream in = Files.newInputStream(CRD)) {
-            CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
-            client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
-        }
+        MockCluster.quietMockServer();
+        MockCluster.installCrd(client);
         simulator = new PodSimulator(client, PodSimulator.Settings.of(SERVER_JAR, Files.createTempDirectory("ragsearch-e2e")));
         simulator.start();
         operator = new OperatorRuntime(client, new HttpCalibrationClient(),
@@ -262,14 +257,7 @@ class EndToEndTest {
         return client.apps().deployments().inNamespace(NS).withName(NAME).get();
     }
 
-    static String configHash(Deployment d) {
-        return d.getSpec().getTemplate().getMetadata().getAnnotations().get(Names.CONFIG_HASH);
-    }
 
-    static String env(Deployment d, String name) {
-        return d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
-                .filter(e -> e.getName().equals(name)).findFirst().orElseThrow().getValue();
-    }
 
     static double seconds() {
         return since(t0);
