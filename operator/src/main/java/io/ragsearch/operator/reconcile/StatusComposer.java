@@ -107,12 +107,17 @@ final class StatusComposer {
                     + plan.safe().safe() + " (by memory " + plan.safe().byMemory() + ", by CPU "
                     + (plan.safe().byCpu() == null ? "no limit" : plan.safe().byCpu()) + "): running "
                     + plan.effective().concurrency() + "; spec.rerank.force: true runs the requested value");
-        } else if (spec.request().force() && plan.safe() != null && spec.request().fixed() > plan.safe().safe()) {
+        } else if (forcedAboveSafe(spec, plan)) {
             c.set(Conditions.CONCURRENCY_CLAMPED, false, "Forced", "running the forced " + spec.requested()
                     + " above the safe " + plan.safe().safe() + " (spec.rerank.force)");
         } else {
             c.set(Conditions.CONCURRENCY_CLAMPED, false, "WithinSafe", "running " + plan.effective().concurrency());
         }
+    }
+
+    /** An expert's forced fixed value runs above what the measurement calls safe. */
+    private static boolean forcedAboveSafe(CheckedSpec spec, RerankPlanner.Plan plan) {
+        return spec.request().force() && plan.safe() != null && spec.request().fixed() > plan.safe().safe();
     }
 
     private void announce(RagSearch resource, RagSearchStatus old, RagSearchStatus next, CheckedSpec spec,
@@ -136,7 +141,7 @@ final class StatusComposer {
         }
         warnOnTransition(resource, old, next, Conditions.MEMORY_INSUFFICIENT, "MemoryInsufficient");
         warnOnTransition(resource, old, next, Conditions.CONCURRENCY_CLAMPED, "ConcurrencyClamped");
-        if (spec.request().force() && plan.safe() != null && spec.request().fixed() > plan.safe().safe()
+        if (forcedAboveSafe(spec, plan)
                 && (before == null || !Objects.equals(before.safe, now.safe) || !Objects.equals(before.effective, now.effective))) {
             events.warning(resource, "ConcurrencyForced", message(next, Conditions.CONCURRENCY_CLAMPED));
         }
