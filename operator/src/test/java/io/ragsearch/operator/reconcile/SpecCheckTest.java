@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class SpecCheckTest {
+public class SpecCheckTest {
 
     @Test
     void parsesQuantitiesAndAppliesDefaults() {
@@ -97,7 +97,7 @@ class SpecCheckTest {
         assertTrue(all.contains("force needs a fixed"), all);
     }
 
-    static RagSearch valid() {
+    public static RagSearch valid() {
         RagSearch r = new RagSearch();
         r.getMetadata().setName("rules");
         r.getMetadata().setNamespace("ns");
