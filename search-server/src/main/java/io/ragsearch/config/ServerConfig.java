@@ -172,8 +172,9 @@ public record ServerConfig(Server server, Models models, Rerank rerank, Database
             return includeAddenda != null && includeAddenda;
         }
 
-        public double thresholdOrDefault() {
-            return gate == null || gate.threshold() == null ? io.ragsearch.search.RelevanceGate.DEFAULT_THRESHOLD : gate.threshold();
+        /** The configured gate threshold, or null: the default then follows the retrieval mode (see RelevanceGate). */
+        public Double threshold() {
+            return gate == null ? null : gate.threshold();
         }
 
         public String descriptionOrDefault() {
@@ -289,8 +290,8 @@ public record ServerConfig(Server server, Models models, Rerank rerank, Database
             if (r != null && r.maxSeqLen() != null && (r.maxSeqLen() < 8 || r.maxSeqLen() > 8192)) {
                 problems.add(where + ".reranker.maxSeqLen must be 8..8192 (got " + r.maxSeqLen() + ")");
             }
-            double t = p.thresholdOrDefault();
-            if (t < 0 || t > 1) {
+            Double t = p.threshold();
+            if (t != null && (t.isNaN() || t < 0 || t > 1)) {
                 problems.add(where + ".gate.threshold must lie in [0, 1] (got " + t + ")");
             }
         }

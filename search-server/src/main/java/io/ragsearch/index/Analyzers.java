@@ -9,6 +9,7 @@ import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.cjk.CJKAnalyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.ko.KoreanAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -39,9 +40,30 @@ public final class Analyzers {
         };
     }
 
+    /** Overlapping character bigrams of Hangul/CJK runs (Lucene's CJK analyzer without stop words). */
+    public static Analyzer bigrams() {
+        return new CJKAnalyzer(CharArraySet.EMPTY_SET);
+    }
+
     /** The distinct terms the analyzer makes of {@code text}, in order of first appearance. */
     public static Set<String> terms(Analyzer analyzer, String field, String text) {
         Set<String> out = new LinkedHashSet<>();
+        try (TokenStream stream = analyzer.tokenStream(field, text)) {
+            CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+            stream.reset();
+            while (stream.incrementToken()) {
+                out.add(term.toString());
+            }
+            stream.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException("analysing text in memory cannot fail", e);
+        }
+        return out;
+    }
+
+    /** Every token in order, repeats kept (positions matter, e.g. for a phrase of bigrams). */
+    static List<String> tokenList(Analyzer analyzer, String field, String text) {
+        List<String> out = new ArrayList<>();
         try (TokenStream stream = analyzer.tokenStream(field, text)) {
             CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
             stream.reset();

@@ -9,8 +9,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
@@ -34,10 +36,14 @@ public final class IndexBuilder {
     public static ProjectIndex build(Corpus corpus, Language language, TextEmbedder embedder, float[][] storedVectors)
             throws IOException {
         Analyzer analyzer = Analyzers.forLanguage(language);
+        // Character bigrams only where words run together (Korean compounds); English has its stemmer.
+        Analyzer bigrams = language == Language.KOREAN ? Analyzers.bigrams() : null;
+        Analyzer perField = bigrams == null ? analyzer : new PerFieldAnalyzerWrapper(analyzer,
+                Map.of(ProjectIndex.FIELD_BODY_BIGRAM, bigrams, ProjectIndex.FIELD_TITLE_BIGRAM, bigrams));
         ByteBuffersDirectory directory = new ByteBuffersDirectory();
         List<IndexedArticle> articles = new ArrayList<>();
         List<Set<String>> terms = new ArrayList<>();
-        try (IndexWriter writer = new IndexWriter(directory, writerConfig(analyzer))) {
+        try (IndexWriter writer = new IndexWriter(directory, writerConfig(perField))) {
             for (Document d : corpus.documents()) {
                 for (Article a : d.articles()) {
                     if (a.deleted()) {
@@ -46,8 +52,12 @@ public final class IndexBuilder {
                     org.apache.lucene.document.Document doc = new org.apache.lucene.document.Document();
                     doc.add(new TextField(ProjectIndex.FIELD_TITLE, a.title(), Field.Store.NO));
                     doc.add(new TextField(ProjectIndex.FIELD_BODY, a.body(), Field.Store.NO));
-                    doc.add(new TextField(ProjectIndex.FIELD_DOCUMENT_TITLE, d.title(), Field.Store.NO));
                     doc.add(new StringField(ProjectIndex.FIELD_LABEL, ArticleLabels.normalize(a.label()), Field.Store.NO));
+                    doc.add(new StringField(ProjectIndex.FIELD_DOCUMENT, d.id(), Field.Store.NO));
+                    if (bigrams != null) {
+                        doc.add(new TextField(ProjectIndex.FIELD_TITLE_BIGRAM, a.title(), Field.Store.NO));
+                        doc.add(new TextField(ProjectIndex.FIELD_BODY_BIGRAM, a.body(), Field.Store.NO));
+                    }
                     writer.addDocument(doc);
                     articles.add(new IndexedArticle(d, a));
                     terms.add(new HashSet<>(Analyzers.terms(analyzer, ProjectIndex.FIELD_BODY, a.searchableText())));
@@ -63,7 +73,7 @@ public final class IndexBuilder {
         if (vectors != null && vectors.length != articles.size()) {
             throw new IOException("stored embeddings (" + vectors.length + ") do not match live articles (" + articles.size() + ")");
         }
-        return new ProjectIndex(language, analyzer, reader, articles, terms, vectors);
+        return new ProjectIndex(language, analyzer, bigrams, Thesaurus.builtin(language, analyzer), reader, articles, terms, vectors);
     }
 
     /**

@@ -23,6 +23,11 @@ public record Project(String name, String description, Corpus corpus, ProjectInd
                 : reranker.name() + " cost stand-in: does the work of a MiniLM-L6 cross-encoder, never changes order or gate";
     }
 
+    /** The same project judged by another gate (eval's threshold sweep). */
+    public Project withGate(RelevanceGate other) {
+        return new Project(name, description, corpus, index, mode, modeReason, other, loadProblems, reranker);
+    }
+
     public Document document(String id) {
         return corpus.document(id).orElseThrow(() -> new NotFoundException(
                 "unknown document '" + id + "' in project '" + name + "'; documents: "

@@ -97,7 +97,7 @@ public final class ProjectLoader {
         LOG.info("project {} from the database: corpus version {}, {} documents, {} articles, retrieval {} ({})", stored.name(),
                 stored.version(), corpus.documents().size(), corpus.articleCount(), mode.wireName(), reason);
         return new Project(stored.name(), description, corpus, index, mode, reason,
-                new RelevanceGate(config == null ? RelevanceGate.DEFAULT_THRESHOLD : config.thresholdOrDefault()),
+                RelevanceGate.of(config == null ? null : config.threshold(), mode, reranker != null && reranker.trained()),
                 stored.problems(), reranker);
     }
 
@@ -145,6 +145,6 @@ public final class ProjectLoader {
         ProjectIndex index = IndexBuilder.build(corpus, language, mode.usesVectors() ? embedder.get() : null, null);
         Reranker reranker = config.reranker() == null ? null : rerankers.apply(config.reranker());
         return new Project(config.name(), config.descriptionOrDefault(), corpus, index, mode, reason,
-                new RelevanceGate(config.thresholdOrDefault()), loaded.problems(), reranker);
+                RelevanceGate.of(config.threshold(), mode, reranker != null && reranker.trained()), loaded.problems(), reranker);
     }
 }

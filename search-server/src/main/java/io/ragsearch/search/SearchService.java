@@ -4,6 +4,7 @@ import io.ragsearch.corpus.Article;
 import io.ragsearch.embed.TextEmbedder;
 import io.ragsearch.index.IndexedArticle;
 import io.ragsearch.index.ProjectIndex;
+import io.ragsearch.index.QueryTerms;
 import io.ragsearch.index.RankedArticle;
 import io.ragsearch.rerank.RerankLimiter;
 import io.ragsearch.rerank.Reranker;
@@ -52,7 +53,7 @@ public final class SearchService {
         ProjectIndex index = project.index();
         RetrievalMode mode = project.mode();
 
-        ProjectIndex.QueryTerms terms = index.analyze(q);
+        QueryTerms terms = index.analyze(q);
         float[] queryVector = mode.usesVectors() ? embedder.get().embed(q) : null;
         List<List<RankedArticle>> legs = new ArrayList<>(2);
         if (mode.usesLexical()) {
@@ -70,18 +71,26 @@ public final class SearchService {
         }
         List<Integer> order = rerank(project, q, candidates, relevance);
 
+        // One decision per query: the best evidence among the candidates opens or closes the gate;
+        // when it opens, the ranked top_k are returned whatever each one's own relevance.
         RelevanceGate gate = project.gate();
         double best = 0;
+        for (double r : relevance) {
+            best = Math.max(best, r);
+        }
+        RelevanceGate.Outcome outcome = gate.judge(best);
         List<SearchHit> hits = new ArrayList<>();
-        for (int i : order) {
-            best = Math.max(best, relevance[i]);
-            if (gate.admits(relevance[i]) && hits.size() < k) {
+        if (outcome.passed()) {
+            for (int i : order) {
+                if (hits.size() == k) {
+                    break;
+                }
                 hits.add(hit(index.article(candidates.get(i).position()), relevance[i]));
             }
         }
         Reranker reranker = project.reranker();
         String rerankerName = reranker == null ? "none" : reranker.trained() ? reranker.name() : reranker.name() + " (cost stand-in)";
-        return new SearchResponse(project.name(), q, mode.wireName(), rerankerName, hits, gate.judge(best));
+        return new SearchResponse(project.name(), q, mode.wireName(), rerankerName, hits, outcome);
     }
 
     /**
@@ -111,7 +120,7 @@ public final class SearchService {
         return order;
     }
 
-    private static double relevance(RetrievalMode mode, ProjectIndex index, ProjectIndex.QueryTerms terms,
+    private static double relevance(RetrievalMode mode, ProjectIndex index, QueryTerms terms,
                                     float[] queryVector, int position) {
         double lexical = mode.usesLexical() ? index.coverage(terms, position) : 0;
         double vector = queryVector != null ? Math.max(0, index.cosine(queryVector, position)) : 0;

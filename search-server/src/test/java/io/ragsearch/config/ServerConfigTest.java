@@ -37,7 +37,7 @@ class ServerConfigTest {
         assertEquals("127.0.0.1", c.server().bindAddressOrDefault());
         assertEquals(3 + 32, c.server().maxInFlightRequestsOrDefault());
         assertEquals(dir.resolve("corpus/rules").toString(), c.projects().get(0).source().directory());
-        assertEquals(0.6, c.projects().get(0).thresholdOrDefault());
+        assertEquals(0.6, c.projects().get(0).threshold());
     }
 
     @Test

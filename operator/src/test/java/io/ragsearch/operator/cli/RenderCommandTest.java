@@ -77,7 +77,7 @@ class RenderCommandTest {
         assertEquals("handbook", parsed.projects().get(0).name());
         assertEquals("/corpus/handbook", parsed.projects().get(0).source().directory());
         assertEquals("minilm-pair", parsed.projects().get(0).reranker().builtin());
-        assertEquals(0.5, parsed.projects().get(0).thresholdOrDefault());
+        assertEquals(0.5, parsed.projects().get(0).threshold());
     }
 
     @Test

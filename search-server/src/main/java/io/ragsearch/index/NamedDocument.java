@@ -1,0 +1,38 @@
+package io.ragsearch.index;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * A document a question can name by its title ("근로기준법에서 …", "the Expense Policy"):
+ * matched with any spacing ("공무원 행동강령" names 공무원행동강령), whole titles only.
+ */
+record NamedDocument(String id, Pattern pattern) {
+
+    /** Shorter titles ("법", "규칙") would match inside ordinary words. */
+    private static final int MIN_TITLE_CHARS = 4;
+
+    static List<NamedDocument> of(List<IndexedArticle> articles) {
+        Map<String, String> titles = new LinkedHashMap<>();
+        for (IndexedArticle a : articles) {
+            titles.putIfAbsent(a.document().id(), a.document().title());
+        }
+        List<NamedDocument> out = new ArrayList<>();
+        titles.forEach((id, title) -> {
+            String compact = title.replaceAll("\\s+", "");
+            if (compact.codePointCount(0, compact.length()) >= MIN_TITLE_CHARS) {
+                StringBuilder regex = new StringBuilder("(?iu)");
+                compact.codePoints().forEach(cp -> regex.append(Pattern.quote(Character.toString(cp))).append("\\s*"));
+                // With the particle or suffix written onto it ("근로기준법에서", "근로기준법상"): no word of its own.
+                regex.append("\\S*");
+                out.add(new NamedDocument(id, Pattern.compile(regex.toString())));
+            }
+        });
+        // Longest first: "공무원행동강령" before a shorter title it contains.
+        out.sort((x, y) -> y.pattern().pattern().length() - x.pattern().pattern().length());
+        return out;
+    }
+}

@@ -1,0 +1,112 @@
+package io.ragsearch.index;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+
+/**
+ * Everyday words mapped to the terms the documents use ("잘리다" → 해고, "월급" → 임금): the
+ * lexical leg's bridge for paraphrased questions when no embedding model represents the
+ * language. Both sides are analysed with the project's analyzer, so rules match analysed query
+ * terms. Rules are one a line, {@code word, word => term term}.
+ */
+public final class Thesaurus {
+
+    static final String BUILTIN_KOREAN = "thesaurus-ko.txt";
+
+    private final Map<String, Set<String>> expansions;
+
+    private Thesaurus(Map<String, Set<String>> expansions) {
+        this.expansions = expansions;
+    }
+
+    public static Thesaurus empty() {
+        return new Thesaurus(Map.of());
+    }
+
+    /** The built-in rules for a language (Korean has some; English relies on its embedding model). */
+    public static Thesaurus builtin(Language language, Analyzer analyzer) {
+        if (language != Language.KOREAN) {
+            return empty();
+        }
+        try (InputStream in = Thesaurus.class.getResourceAsStream(BUILTIN_KOREAN)) {
+            if (in == null) {
+                throw new IllegalStateException("the built-in thesaurus " + BUILTIN_KOREAN + " is missing from the jar");
+            }
+            return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines().toList(), analyzer);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Thesaurus parse(List<String> lines, Analyzer analyzer) {
+        Map<String, Set<String>> out = new HashMap<>();
+        for (String raw : lines) {
+            String line = raw.strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            int arrow = line.indexOf("=>");
+            if (arrow < 0) {
+                throw new IllegalArgumentException("thesaurus rule without '=>': " + line);
+            }
+            List<String> targets = Analyzers.termList(analyzer, ProjectIndex.FIELD_BODY, line.substring(arrow + 2));
+            for (String word : line.substring(0, arrow).split(",")) {
+                // A left side analysed to several terms ("쉬는시간" → 쉬, 시간) keys on its last, the head noun.
+                List<String> keys = Analyzers.termList(analyzer, ProjectIndex.FIELD_BODY, word);
+                if (keys.isEmpty()) {
+                    continue;
+                }
+                String key = String.join(" ", keys);
+                Set<String> set = out.computeIfAbsent(key, k -> new LinkedHashSet<>());
+                for (String t : targets) {
+                    if (!keys.contains(t)) {
+                        set.add(t);
+                    }
+                }
+            }
+        }
+        return new Thesaurus(out);
+    }
+
+    /**
+     * The extra terms for a query's analysed terms: every rule whose left side (one term, or
+     * several terms that all occur in the query) matches.
+     */
+    public Set<String> expand(List<String> queryTerms) {
+        Set<String> out = new LinkedHashSet<>();
+        Set<String> present = Set.copyOf(queryTerms);
+        for (Map.Entry<String, Set<String>> e : expansions.entrySet()) {
+            String[] keys = e.getKey().split(" ");
+            boolean all = true;
+            for (String k : keys) {
+                all &= present.contains(k);
+            }
+            if (all) {
+                out.addAll(e.getValue());
+            }
+        }
+        out.removeAll(present);
+        return out;
+    }
+
+    /** The terms that a single query term brings in (for coverage: a slot is covered by the term or any of these). */
+    public List<String> alternatives(String term) {
+        Set<String> s = expansions.get(term);
+        return s == null ? List.of() : new ArrayList<>(s);
+    }
+
+    public int size() {
+        return expansions.size();
+    }
+}

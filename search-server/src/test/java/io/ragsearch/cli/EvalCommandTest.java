@@ -1,0 +1,109 @@
+package io.ragsearch.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ragsearch.mcp.TestServers;
+import io.ragsearch.server.SearchServerApp;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code ragsearch eval} as a person and CI call it: in process, and through MCP against a real server. */
+class EvalCommandTest {
+
+    private static final Path ENGLISH = Path.of(System.getProperty("user.dir")).resolve("../eval/handbook-en.yaml").normalize();
+    private static SearchServerApp server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = TestServers.startSample(TestServers.server("127.0.0.1", 2, 16, 8));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void throughMcpTheFiguresEqualTheInProcessOnes() throws Exception {
+        Result mcp = run("eval", "--json", "--url", "http://127.0.0.1:" + server.mcpPort() + "/mcp", ENGLISH.toString());
+        assertEquals(0, mcp.code(), mcp.err());
+        Result local = run("eval", "--json", "--project", "handbook-en=" + sample("en"), ENGLISH.toString());
+        assertEquals(0, local.code(), local.err());
+        Map<?, ?> a = (Map<?, ?>) ((List<?>) JsonMapper.builder().build().readValue(mcp.out(), Map.class).get("runs")).get(0);
+        Map<?, ?> b = (Map<?, ?>) ((List<?>) JsonMapper.builder().build().readValue(local.out(), Map.class).get("runs")).get(0);
+        assertEquals(b.get("answerable"), a.get("answerable"));
+        assertEquals(b.get("unanswerable"), a.get("unanswerable"));
+        assertEquals(b.get("kinds"), a.get("kinds"));
+    }
+
+    @Test
+    void aFloorNotMetExitsThreeAndSaysWhich() {
+        Result r = run("eval", "--project", "handbook-en=" + sample("en"), "--min-hit10", "0.5", "--min", "paraphrase.mrr=0.999",
+                "--baseline", ENGLISH.toString());
+        assertEquals(EvalCommand.FLOOR_NOT_MET, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("floor handbook-en hit10 >= 0.500: met"), r.out());
+        assertTrue(r.out().contains("floor handbook-en paraphrase.mrr >= 0.999: NOT MET"), r.out());
+        assertTrue(r.out().contains("bm25 baseline"), r.out());
+        assertTrue(r.out().contains("paraphrase"), r.out());
+    }
+
+    @Test
+    void badInputIsAClearErrorWithoutAStackTrace(@TempDir Path dir) throws Exception {
+        Result unreachable = run("eval", "--url", "http://127.0.0.1:1/mcp", ENGLISH.toString());
+        assertEquals(1, unreachable.code());
+        assertTrue(unreachable.err().contains("cannot reach the MCP server at http://127.0.0.1:1/mcp"), unreachable.err());
+
+        Path other = dir.resolve("other.yaml");
+        Files.writeString(other, "project: nosuch\nquestions:\n  - {id: a, query: leave, refused: true}\n");
+        Result unknown = run("eval", "--url", "http://127.0.0.1:" + server.mcpPort() + "/mcp", other.toString());
+        assertEquals(1, unknown.code());
+        assertTrue(unknown.err().contains("unknown project 'nosuch'"), unknown.err());
+
+        Result mixed = run("eval", "--url", "http://127.0.0.1:1/mcp", "--baseline", ENGLISH.toString());
+        assertEquals(1, mixed.code());
+        assertTrue(mixed.err().contains("does not combine"), mixed.err());
+
+        Path broken = dir.resolve("broken.yaml");
+        Files.writeString(broken, "questions:\n  - id: a\n    query: x\n");
+        Result bad = run("eval", "--project", "handbook-en=" + sample("en"), broken.toString());
+        assertEquals(1, bad.code());
+        assertTrue(bad.err().contains("expects no article and is not marked 'refused: true'"), bad.err());
+        for (Result r : List.of(unreachable, unknown, mixed, bad)) {
+            assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "[" + r.err() + "]");
+        }
+    }
+
+    private static String sample(String sub) {
+        return io.ragsearch.search.TestProjects.sampleDirectory(sub).toString();
+    }
+
+    record Result(int code, String out, String err) {
+    }
+
+    private static synchronized Result run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringWriter err = new StringWriter();
+        PrintStream original = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            int code = RagSearchCli.commandLine().setErr(new PrintWriter(err, true)).execute(args);
+            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString());
+        } finally {
+            System.setOut(original);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.ragsearch.eval;
+
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.search.ProjectCatalog;
+import io.ragsearch.search.SearchService;
+import io.ragsearch.server.SearchServerApp;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** The project's question sets (eval/ at the top of the checkout) and projects loaded with the server's defaults. */
+final class EvalSets {
+
+    private EvalSets() {
+    }
+
+    static Path file(String name) {
+        Path p = Path.of(System.getProperty("user.dir")).resolve("../eval").resolve(name).normalize();
+        if (!Files.isRegularFile(p)) {
+            throw new AssertionError("question set missing: " + p);
+        }
+        return p;
+    }
+
+    /** One project with every setting at its default, as {@code serve --project NAME=DIR} loads it. */
+    static Loaded load(String name, Path directory) throws Exception {
+        ServerConfig config = new ServerConfig(null, null, null, null, List.of(new ServerConfig.ProjectConfig(name, "",
+                new ServerConfig.Source(directory.toAbsolutePath().toString()), null, null, null, null)));
+        ProjectCatalog catalog = new ProjectCatalog();
+        SearchService search = SearchServerApp.loadOnly(config.withEnvironment(Map.of()), Map.of(), catalog);
+        return new Loaded(catalog, search);
+    }
+
+    record Loaded(ProjectCatalog catalog, SearchService search) {
+    }
+
+    static EvalSummary run(SearchBackend backend, QuestionFile set) throws Exception {
+        return EvalSummary.of(set.set(), backend.name(), EvalRun.run(backend, set));
+    }
+}
