@@ -92,8 +92,8 @@ public final class SearchTools {
                 List.of("document", "article", "title", "score", "text"));
         Map<String, Object> gate = object(props(
                 "passed", bool("false means no supporting documents were found"),
-                "bestScore", number("best candidate relevance"),
-                "threshold", number("relevance a candidate needs")),
+                "bestScore", number("relevance of the best candidate: the evidence the gate judged"),
+                "threshold", number("best relevance a query needs for results to be returned")),
                 List.of("passed", "bestScore", "threshold"));
         Tool tool = Tool.builder()
                 .name("search")

@@ -57,6 +57,19 @@ class QueryAnalysisTest {
     }
 
     @Test
+    void englishQuestionWordsDoNotLowerTheEvidenceEither() throws Exception {
+        Corpus corpus = new Corpus("en", List.of(new Document("handbook", "Handbook", "d", List.of(
+                new Article("Article 10", 0, "Annual leave", "Employees receive 25 days of annual leave per calendar year.", false),
+                new Article("Article 11", 1, "Sick leave", "Report sickness to your manager before 10:00.", false)))), "v1");
+        try (ProjectIndex english = IndexBuilder.build(corpus, Language.ENGLISH, null, null)) {
+            double plain = english.coverage(english.analyze("annual leave days"), 0);
+            QueryTerms asked = english.analyze("How many days of annual leave do I get? What about when?");
+            assertEquals(1.0, plain, 1e-9);
+            assertEquals(plain, english.coverage(asked, 0), 1e-9, "question words counted: " + asked);
+        }
+    }
+
+    @Test
     void everydayWordsReachTheDocumentsTermsThroughTheThesaurus() {
         QueryTerms q = index.analyze("회사에서 갑자기 잘렸어요");
         assertTrue(q.expansions().contains("해고"), q.toString());
