@@ -47,18 +47,7 @@ public final class Analyzers {
 
     /** The distinct terms the analyzer makes of {@code text}, in order of first appearance. */
     public static Set<String> terms(Analyzer analyzer, String field, String text) {
-        Set<String> out = new LinkedHashSet<>();
-        try (TokenStream stream = analyzer.tokenStream(field, text)) {
-            CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-            stream.reset();
-            while (stream.incrementToken()) {
-                out.add(term.toString());
-            }
-            stream.end();
-        } catch (IOException e) {
-            throw new UncheckedIOException("analysing text in memory cannot fail", e);
-        }
-        return out;
+        return new LinkedHashSet<>(tokenList(analyzer, field, text));
     }
 
     /** Every token in order, repeats kept (positions matter, e.g. for a phrase of bigrams). */

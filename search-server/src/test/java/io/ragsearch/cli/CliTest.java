@@ -4,12 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -72,17 +68,17 @@ class CliTest {
 
     @Test
     void startupProblemsExitNonZeroWithTheReason() throws Exception {
-        Result missing = runInProcess("serve", "--project", "rules=" + dir.resolve("absent"), "--mcp-port", "0", "--admin-port", "0");
+        CliRun.Result missing = runInProcess("serve", "--project", "rules=" + dir.resolve("absent"), "--mcp-port", "0", "--admin-port", "0");
         assertEquals(1, missing.exitCode());
         assertTrue(missing.err().contains("does not exist"), missing.err());
 
         Path badConfig = dir.resolve("bad.yaml");
         Files.writeString(badConfig, "projects:\n  - name: x\n    sorce: {directory: y}\n");
-        Result typo = runInProcess("serve", "--config", badConfig.toString());
+        CliRun.Result typo = runInProcess("serve", "--config", badConfig.toString());
         assertEquals(1, typo.exitCode());
         assertTrue(typo.err().contains("sorce"), typo.err());
 
-        Result badProject = runInProcess("query", "--project", "noequals", "question");
+        CliRun.Result badProject = runInProcess("query", "--project", "noequals", "question");
         assertEquals(1, badProject.exitCode());
         assertTrue(badProject.err().contains("NAME=DIR"), badProject.err());
     }
@@ -97,7 +93,7 @@ class CliTest {
                 ##### 제2조 (연차휴가)
                 직원에게 매년 15일의 연차휴가를 준다.
                 """);
-        Result r = runInProcess("query", "--project", "rules=" + corpus, "연차휴가 일수");
+        CliRun.Result r = runInProcess("query", "--project", "rules=" + corpus, "연차휴가 일수");
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("== rules (lexical): gate passed"), r.out());
         assertTrue(r.out().contains(" 1. ") && r.out().contains("휴가규정 제2조 (연차휴가)"), r.out());
@@ -105,7 +101,7 @@ class CliTest {
 
     @Test
     void calibratePrintsTheContractJson() throws Exception {
-        Result r = runInProcess("calibrate", "--reranker", "minilm-pair", "--max-seq-len", "32", "--batch", "4", "--levels", "1,2");
+        CliRun.Result r = runInProcess("calibrate", "--reranker", "minilm-pair", "--max-seq-len", "32", "--batch", "4", "--levels", "1,2");
         assertEquals(0, r.exitCode(), r.err());
         var json = tools.jackson.databind.json.JsonMapper.builder().build().readTree(r.out());
         for (String field : List.of("method", "memoryLimitBytes", "residentBytes", "perRunBytes", "samples", "batch", "maxSeqLen",
@@ -129,19 +125,7 @@ class CliTest {
         return cmd;
     }
 
-    private record Result(int exitCode, String out, String err) {
-    }
-
-    private static Result runInProcess(String... args) {
-        StringWriter err = new StringWriter();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            int code = RagSearchCli.commandLine().setErr(new PrintWriter(err, true)).execute(args);
-            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString());
-        } finally {
-            System.setOut(original);
-        }
+    private static CliRun.Result runInProcess(String... args) {
+        return CliRun.inProcess(args);
     }
 }

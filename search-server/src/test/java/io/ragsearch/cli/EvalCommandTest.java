@@ -6,11 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ragsearch.mcp.TestServers;
 import io.ragsearch.server.SearchServerApp;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,10 +34,10 @@ class EvalCommandTest {
 
     @Test
     void throughMcpTheFiguresEqualTheInProcessOnes() throws Exception {
-        Result mcp = run("eval", "--json", "--url", "http://127.0.0.1:" + server.mcpPort() + "/mcp", ENGLISH.toString());
-        assertEquals(0, mcp.code(), mcp.err());
-        Result local = run("eval", "--json", "--project", "handbook-en=" + sample("en"), ENGLISH.toString());
-        assertEquals(0, local.code(), local.err());
+        CliRun.Result mcp = run("eval", "--json", "--url", "http://127.0.0.1:" + server.mcpPort() + "/mcp", ENGLISH.toString());
+        assertEquals(0, mcp.exitCode(), mcp.err());
+        CliRun.Result local = run("eval", "--json", "--project", "handbook-en=" + sample("en"), ENGLISH.toString());
+        assertEquals(0, local.exitCode(), local.err());
         Map<?, ?> a = (Map<?, ?>) ((List<?>) JsonMapper.builder().build().readValue(mcp.out(), Map.class).get("runs")).get(0);
         Map<?, ?> b = (Map<?, ?>) ((List<?>) JsonMapper.builder().build().readValue(local.out(), Map.class).get("runs")).get(0);
         assertEquals(b.get("answerable"), a.get("answerable"));
@@ -52,9 +47,9 @@ class EvalCommandTest {
 
     @Test
     void aFloorNotMetExitsThreeAndSaysWhich() {
-        Result r = run("eval", "--project", "handbook-en=" + sample("en"), "--min-hit10", "0.5", "--min", "paraphrase.mrr=0.999",
+        CliRun.Result r = run("eval", "--project", "handbook-en=" + sample("en"), "--min-hit10", "0.5", "--min", "paraphrase.mrr=0.999",
                 "--baseline", ENGLISH.toString());
-        assertEquals(EvalCommand.FLOOR_NOT_MET, r.code(), r.out() + r.err());
+        assertEquals(EvalCommand.FLOOR_NOT_MET, r.exitCode(), r.out() + r.err());
         assertTrue(r.out().contains("floor handbook-en hit10 >= 0.500: met"), r.out());
         assertTrue(r.out().contains("floor handbook-en paraphrase.mrr >= 0.999: NOT MET"), r.out());
         assertTrue(r.out().contains("bm25 baseline"), r.out());
@@ -63,26 +58,26 @@ class EvalCommandTest {
 
     @Test
     void badInputIsAClearErrorWithoutAStackTrace(@TempDir Path dir) throws Exception {
-        Result unreachable = run("eval", "--url", "http://127.0.0.1:1/mcp", ENGLISH.toString());
-        assertEquals(1, unreachable.code());
+        CliRun.Result unreachable = run("eval", "--url", "http://127.0.0.1:1/mcp", ENGLISH.toString());
+        assertEquals(1, unreachable.exitCode());
         assertTrue(unreachable.err().contains("cannot reach the MCP server at http://127.0.0.1:1/mcp"), unreachable.err());
 
         Path other = dir.resolve("other.yaml");
         Files.writeString(other, "project: nosuch\nquestions:\n  - {id: a, query: leave, refused: true}\n");
-        Result unknown = run("eval", "--url", "http://127.0.0.1:" + server.mcpPort() + "/mcp", other.toString());
-        assertEquals(1, unknown.code());
+        CliRun.Result unknown = run("eval", "--url", "http://127.0.0.1:" + server.mcpPort() + "/mcp", other.toString());
+        assertEquals(1, unknown.exitCode());
         assertTrue(unknown.err().contains("unknown project 'nosuch'"), unknown.err());
 
-        Result mixed = run("eval", "--url", "http://127.0.0.1:1/mcp", "--baseline", ENGLISH.toString());
-        assertEquals(1, mixed.code());
+        CliRun.Result mixed = run("eval", "--url", "http://127.0.0.1:1/mcp", "--baseline", ENGLISH.toString());
+        assertEquals(1, mixed.exitCode());
         assertTrue(mixed.err().contains("does not combine"), mixed.err());
 
         Path broken = dir.resolve("broken.yaml");
         Files.writeString(broken, "questions:\n  - id: a\n    query: x\n");
-        Result bad = run("eval", "--project", "handbook-en=" + sample("en"), broken.toString());
-        assertEquals(1, bad.code());
+        CliRun.Result bad = run("eval", "--project", "handbook-en=" + sample("en"), broken.toString());
+        assertEquals(1, bad.exitCode());
         assertTrue(bad.err().contains("expects no article and is not marked 'refused: true'"), bad.err());
-        for (Result r : List.of(unreachable, unknown, mixed, bad)) {
+        for (CliRun.Result r : List.of(unreachable, unknown, mixed, bad)) {
             assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "[" + r.err() + "]");
         }
     }
@@ -91,19 +86,7 @@ class EvalCommandTest {
         return io.ragsearch.search.TestProjects.sampleDirectory(sub).toString();
     }
 
-    record Result(int code, String out, String err) {
-    }
-
-    private static synchronized Result run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        PrintStream original = System.out;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            int code = RagSearchCli.commandLine().setErr(new PrintWriter(err, true)).execute(args);
-            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString());
-        } finally {
-            System.setOut(original);
-        }
+    private static CliRun.Result run(String... args) {
+        return CliRun.inProcess(args);
     }
 }

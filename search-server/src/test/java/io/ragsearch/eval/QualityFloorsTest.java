@@ -17,14 +17,9 @@ class QualityFloorsTest {
 
     @Test
     void koreanDevSetBeatsTheBaselineAndTheGateKeepsAndRefuses() throws Exception {
-        EvalSets.Loaded loaded = EvalSets.load("statutes", SharedCorpus.koStatutes());
-        QuestionFile dev = QuestionFile.load(EvalSets.file("ko-statutes-dev.yaml"));
-        EvalSummary ours = EvalSets.run(new InProcessBackend(loaded.search()), dev);
-        EvalSummary plain;
-        try (Bm25Baseline baseline = new Bm25Baseline(loaded.catalog().all())) {
-            plain = EvalSets.run(baseline, dev);
-        }
-        System.out.print(EvalReport.table(List.of(ours, plain)));
+        List<EvalSummary> both = oursAndBaseline(EvalSets.load("statutes", SharedCorpus.koStatutes()), "ko-statutes-dev.yaml");
+        EvalSummary ours = both.get(0);
+        EvalSummary plain = both.get(1);
         for (String metric : List.of("hit5", "mrr", "paraphrase.mrr")) {
             assertTrue(ours.metric(metric) > plain.metric(metric), String.format(Locale.ROOT,
                     "%s: ragsearch %.3f, baseline %.3f", metric, ours.metric(metric), plain.metric(metric)));
@@ -46,17 +41,23 @@ class QualityFloorsTest {
 
     @Test
     void englishHybridBeatsPlainBm25() throws Exception {
-        EvalSets.Loaded loaded = EvalSets.load("handbook-en", TestProjects.sampleDirectory("en"));
-        QuestionFile set = QuestionFile.load(EvalSets.file("handbook-en.yaml"));
-        EvalSummary ours = EvalSets.run(new InProcessBackend(loaded.search()), set);
-        EvalSummary plain;
-        try (Bm25Baseline baseline = new Bm25Baseline(loaded.catalog().all())) {
-            plain = EvalSets.run(baseline, set);
-        }
-        System.out.print(EvalReport.table(List.of(ours, plain)));
+        List<EvalSummary> both = oursAndBaseline(EvalSets.load("handbook-en", TestProjects.sampleDirectory("en")), "handbook-en.yaml");
+        EvalSummary ours = both.get(0);
+        EvalSummary plain = both.get(1);
         assertTrue(ours.metric("mrr") > plain.metric("mrr"), "hybrid " + ours.metric("mrr") + " vs bm25 " + plain.metric("mrr"));
         assertTrue(ours.metric("paraphrase.mrr") > plain.metric("paraphrase.mrr"));
         assertFloors(ours, "hit5=0.86", "mrr=0.84", "kept=0.90", "refused=0.70");
+    }
+
+    /** The set run by the defaults and by the plain baseline on the same projects, printed side by side. */
+    private static List<EvalSummary> oursAndBaseline(EvalSets.Loaded loaded, String file) throws Exception {
+        QuestionFile set = QuestionFile.load(EvalSets.file(file));
+        EvalSummary ours = EvalSets.run(new InProcessBackend(loaded.search()), set);
+        try (Bm25Baseline baseline = new Bm25Baseline(loaded.catalog().all())) {
+            List<EvalSummary> both = List.of(ours, EvalSets.run(baseline, set));
+            System.out.print(EvalReport.table(both));
+            return both;
+        }
     }
 
     private static void assertFloors(EvalSummary s, String... floors) {
