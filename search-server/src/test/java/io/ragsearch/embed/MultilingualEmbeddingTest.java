@@ -187,6 +187,26 @@ class MultilingualEmbeddingTest {
     }
 
     @Test
+    void weightsInModelOnnxDataAreLoadedAndPartOfTheDigest() throws IOException {
+        ModelFiles external = ModelFiles.fromDirectory(TinyEmbeddingModel.writeWithExternalData(models.resolve("external"), 1));
+        ModelFiles doubled = ModelFiles.fromDirectory(TinyEmbeddingModel.writeWithExternalData(models.resolve("doubled"), 2));
+        SessionSettings session = new SessionSettings(1, SessionSettings.Arena.SHRINK);
+        EmbeddingSettings raw = settings("mean", false, 256, "", "", null);
+        try (TextEmbedder e = TextEmbedder.load(TestProjects.REGISTRY, external, session, raw);
+             TextEmbedder twice = TextEmbedder.load(TestProjects.REGISTRY, doubled, session, raw)) {
+            float[] expected = TinyEmbeddingModel.mean(ids("<s>", "▁휴가", "</s>"));
+            assertArrayEquals(expected, e.embedQuery("휴가"), 1e-5f, "the table comes from model.onnx_data");
+            for (int d = 0; d < expected.length; d++) {
+                expected[d] *= 2;
+            }
+            assertArrayEquals(expected, twice.embedQuery("휴가"), 1e-5f);
+            assertEquals(java.nio.file.Files.mismatch(external.modelPath(), doubled.modelPath()), -1L, "the same graph file");
+            assertNotEquals(e.digest().substring(0, 71), twice.digest().substring(0, 71), "other weights, another model");
+            assertNotEquals(ModelFiles.digestOf(external.modelPath()), external.digest());
+        }
+    }
+
+    @Test
     void builtInModelKeepsItsIdentityAndVectors() throws IOException {
         TextEmbedder builtin = TestProjects.embedder();
         assertEquals(EmbeddingSettings.DEFAULTS, builtin.settings());

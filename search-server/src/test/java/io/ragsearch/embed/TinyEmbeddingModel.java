@@ -30,6 +30,25 @@ public final class TinyEmbeddingModel {
         return dir;
     }
 
+    /**
+     * The same model with its table in {@code model.onnx_data} (ONNX external data, the layout of
+     * exports over 2 GB such as bge-m3), scaled by {@code scale} so a test can change the weights
+     * while the graph file stays byte for byte the same.
+     */
+    public static Path writeWithExternalData(Path dir, float scale) throws IOException {
+        Files.createDirectories(dir);
+        float[] table = table(UnigramTokenizerJson.vocabulary().size());
+        for (int i = 0; i < table.length; i++) {
+            table[i] *= scale;
+        }
+        byte[] data = OnnxProto.littleEndian(table);
+        Files.write(dir.resolve(ModelFiles.EXTERNAL_DATA), data);
+        Files.write(dir.resolve("model.onnx"), model(OnnxProto.externalFloatTensor("table",
+                new long[] {table.length / DIM, DIM}, ModelFiles.EXTERNAL_DATA, 0, data.length)));
+        Files.writeString(dir.resolve("tokenizer.json"), UnigramTokenizerJson.json());
+        return dir;
+    }
+
     /** E[id]: distinct, never zero, not parallel to one another. */
     public static float[] row(int id) {
         return new float[] {1 + id % 5, (id * 7) % 11 - 5, 0.5f + (id * 3) % 4, id == 0 ? 2 : -1};
@@ -65,11 +84,19 @@ public final class TinyEmbeddingModel {
         return s;
     }
 
-    static byte[] model(int vocabSize) {
+    private static float[] table(int vocabSize) {
         float[] table = new float[vocabSize * DIM];
         for (int id = 0; id < vocabSize; id++) {
             System.arraycopy(row(id), 0, table, id * DIM, DIM);
         }
+        return table;
+    }
+
+    static byte[] model(int vocabSize) {
+        return model(OnnxProto.floatTensor("table", new long[] {vocabSize, DIM}, table(vocabSize)));
+    }
+
+    private static byte[] model(OnnxProto table) {
         OnnxProto graph = new OnnxProto()
                 .message(1, OnnxProto.node(new String[] {"table", "input_ids"}, "tokens", "Gather", null))
                 .message(1, OnnxProto.node(new String[] {"attention_mask"}, "mask_f", "Cast", OnnxProto.intAttribute("to", 1)))
@@ -79,7 +106,7 @@ public final class TinyEmbeddingModel {
                 .message(1, OnnxProto.node(new String[] {"tokens", "context"}, "last_hidden_state", "Add", null))
                 .message(1, OnnxProto.node(new String[] {"masked", "axis1"}, "sentence_embedding", "ReduceSum", OnnxProto.intAttribute("keepdims", 0)))
                 .string(2, "tiny-xlmr-embedding")
-                .message(5, OnnxProto.floatTensor("table", new long[] {vocabSize, DIM}, table))
+                .message(5, table)
                 .message(5, OnnxProto.longList("axis1", 1))
                 .message(5, OnnxProto.longList("axis2", 2))
                 .message(11, OnnxProto.valueInfo("input_ids", 7, "batch", "sequence"))

@@ -38,6 +38,27 @@ public final class OnnxProto {
         return new OnnxProto().packedLongs(1, dims).varint(2, 1).packedFloats(4, values).string(8, name);
     }
 
+    /**
+     * A float initializer whose values live in another file (ONNX external data, as for models
+     * over 2 GB): little-endian float32 at {@code offset} in {@code location}, beside the model.
+     */
+    public static OnnxProto externalFloatTensor(String name, long[] dims, String location, long offset, long length) {
+        return new OnnxProto().packedLongs(1, dims).varint(2, 1).string(8, name)
+                .message(13, new OnnxProto().string(1, "location").string(2, location))
+                .message(13, new OnnxProto().string(1, "offset").string(2, Long.toString(offset)))
+                .message(13, new OnnxProto().string(1, "length").string(2, Long.toString(length)))
+                .varint(14, 1); // data_location EXTERNAL
+    }
+
+    /** Little-endian float32, as raw tensor data and external-data files hold them. */
+    public static byte[] littleEndian(float... values) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * values.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (float v : values) {
+            b.putFloat(v);
+        }
+        return b.array();
+    }
+
     /** An int64 initializer holding a list (e.g. the axes of a reduction). */
     public static OnnxProto longList(String name, long... values) {
         return new OnnxProto().varint(1, values.length).varint(2, 7).packedLongs(7, values).string(8, name);
@@ -78,14 +99,7 @@ public final class OnnxProto {
     }
 
     public OnnxProto packedFloats(int field, float... values) {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        for (float v : values) {
-            int bits = Float.floatToIntBits(v);
-            for (int i = 0; i < 4; i++) {
-                b.write((bits >>> (8 * i)) & 0xFF);
-            }
-        }
-        return lengthDelimited(field, b.toByteArray());
+        return lengthDelimited(field, littleEndian(values));
     }
 
     public OnnxProto packedLongs(int field, long... values) {
