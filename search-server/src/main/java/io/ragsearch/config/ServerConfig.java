@@ -112,9 +112,7 @@ public record ServerConfig(Server server, Models models, Rerank rerank, Database
     public void validateModels() {
         List<String> problems = new ArrayList<>();
         models.embeddingOrDefault().validate(problems, "models.embedding");
-        if (!problems.isEmpty()) {
-            throw new ConfigException("invalid configuration:\n  - " + String.join("\n  - ", problems));
-        }
+        throwIfAny(problems);
     }
 
     /**
@@ -329,6 +327,10 @@ public record ServerConfig(Server server, Models models, Rerank rerank, Database
                 problems.add(where + ".gate.threshold must lie in [0, 1] (got " + t + ")");
             }
         }
+        throwIfAny(problems);
+    }
+
+    private static void throwIfAny(List<String> problems) {
         if (!problems.isEmpty()) {
             throw new ConfigException("invalid configuration:\n  - " + String.join("\n  - ", problems));
         }
