@@ -25,8 +25,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class TextEmbedder implements AutoCloseable {
 
-    /** The built-in model's length; see {@link EmbeddingSettings#DEFAULT_MAX_SEQ_LEN}. */
-    public static final int MAX_TOKENS = EmbeddingSettings.DEFAULT_MAX_SEQ_LEN;
     private static final int BATCH = 16;
     /** Token-level outputs by the names Hugging Face and sentence-transformers exports give them. */
     private static final List<String> TOKEN_OUTPUTS = List.of("last_hidden_state", "token_embeddings");
