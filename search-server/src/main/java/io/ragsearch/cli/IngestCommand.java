@@ -1,6 +1,10 @@
 package io.ragsearch.cli;
 
+import io.ragsearch.config.ConfigLoader;
+import io.ragsearch.config.ServerConfig;
 import io.ragsearch.corpus.CorpusLoader;
+import io.ragsearch.embed.EmbeddingModels;
+import io.ragsearch.embed.EmbeddingSettings;
 import io.ragsearch.embed.ModelFiles;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.SessionSettings;
@@ -38,7 +42,7 @@ final class IngestCommand implements Callable<Integer> {
     String description;
 
     @Option(names = "--embeddings", paramLabel = "auto|always|never",
-            description = "Store embeddings: auto (default) when the built-in model represents the text, always, never.")
+            description = "Store embeddings: auto (default) when the embedding model represents the text, always, never.")
     String embeddings = "auto";
 
     @Option(names = "--include", split = ",", paramLabel = "GLOB", description = "Files to read (default **.md,**.markdown,**.txt).")
@@ -46,6 +50,11 @@ final class IngestCommand implements Callable<Integer> {
 
     @Option(names = "--include-addenda", description = "Keep 부칙 (addenda), skipped by default.")
     boolean includeAddenda;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Server configuration whose models.embedding (model and vector settings) to embed with, so the "
+                    + "stored embeddings match what that server computes (default: the built-in model).")
+    Path config;
 
     @Parameters(paramLabel = "DIR", description = "Directory of Markdown/text files.")
     Path dir;
@@ -82,14 +91,16 @@ final class IngestCommand implements Callable<Integer> {
     }
 
     private TextEmbedder embedder(ModelRegistry registry, CorpusLoader.LoadedCorpus loaded) throws Exception {
-        ModelFiles files = ModelFiles.builtin(ModelFiles.BUILTIN_MINILM);
+        ServerConfig.ModelRef ref = embeddingModel();
+        ModelFiles files = EmbeddingModels.resolve(ref, System.getenv());
+        EmbeddingSettings settings = ref.settings();
         switch (embeddings.toLowerCase(Locale.ROOT)) {
             case "never":
                 return null;
             case "always":
                 break;
             case "auto":
-                try (var tokenizer = TextEmbedder.loadTokenizer(files)) {
+                try (var tokenizer = TextEmbedder.loadTokenizer(files, settings)) {
                     TokenizerFit fit = TokenizerFit.measure(tokenizer, loaded.corpus());
                     if (!ProjectLoader.suitsVectors(fit)) {
                         System.err.printf(Locale.ROOT, "no embeddings: %s cannot represent %.0f%% of the words (--embeddings always "
@@ -102,6 +113,16 @@ final class IngestCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--embeddings must be auto, always or never (got " + embeddings + ")");
         }
         return TextEmbedder.load(registry, files, new SessionSettings(Runtime.getRuntime().availableProcessors(),
-                SessionSettings.Arena.SHRINK));
+                SessionSettings.Arena.SHRINK), settings);
+    }
+
+    /** The configured embedding model (only the models section of --config is read), or the built-in one. */
+    private ServerConfig.ModelRef embeddingModel() {
+        if (config == null) {
+            return new ServerConfig.ModelRef(ModelFiles.BUILTIN_MINILM, null);
+        }
+        ServerConfig server = ConfigLoader.load(config);
+        server.validateModels();
+        return server.models().embeddingOrDefault();
     }
 }

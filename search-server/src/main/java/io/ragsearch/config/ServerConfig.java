@@ -76,7 +76,43 @@ public record ServerConfig(Server server, Models models, Rerank rerank, Database
         }
     }
 
-    public record ModelRef(String builtin, String path) {
+    /**
+     * The embedding model and how it makes vectors (see {@link io.ragsearch.embed.EmbeddingSettings}):
+     * {@code pooling} mean | cls, {@code normalize} (L2, default true), {@code maxSeqLen} (tokens,
+     * default 256), {@code queryPrefix} / {@code passagePrefix} (e5: "query: " / "passage: "),
+     * {@code output} (the model output to read; default the token-level one).
+     */
+    public record ModelRef(String builtin, String path, String pooling, Boolean normalize, Integer maxSeqLen,
+                           String queryPrefix, String passagePrefix, String output) {
+
+        public ModelRef(String builtin, String path) {
+            this(builtin, path, null, null, null, null, null, null);
+        }
+
+        /** The vector settings; call after {@link ServerConfig#validate()}, which reports bad values. */
+        public io.ragsearch.embed.EmbeddingSettings settings() {
+            return io.ragsearch.embed.EmbeddingSettings.of(pooling, normalize, maxSeqLen, queryPrefix, passagePrefix, output);
+        }
+
+        void validate(List<String> problems, String where) {
+            if ((builtin == null) == (path == null)) {
+                problems.add(where + " needs exactly one of builtin or path");
+            }
+            if (pooling != null) {
+                checkChoice(problems, where + ".pooling", pooling, List.of("mean", "cls"));
+            }
+            checkMaxSeqLen(problems, where + ".maxSeqLen", maxSeqLen);
+            if (output != null && output.isBlank()) {
+                problems.add(where + ".output must name a model output, e.g. last_hidden_state or sentence_embedding (got a blank name)");
+            }
+        }
+    }
+
+    /** Only the models section checked, for commands (ingest) that read nothing else from the file. */
+    public void validateModels() {
+        List<String> problems = new ArrayList<>();
+        models.embeddingOrDefault().validate(problems, "models.embedding");
+        throwIfAny(problems);
     }
 
     /**
@@ -258,10 +294,7 @@ public record ServerConfig(Server server, Models models, Rerank rerank, Database
         if (rerank.arena() != null) {
             checkChoice(problems, "rerank.arena", rerank.arena(), List.of("shrink", "keep", "off"));
         }
-        ModelRef embedding = models.embeddingOrDefault();
-        if ((embedding.builtin() == null) == (embedding.path() == null)) {
-            problems.add("models.embedding needs exactly one of builtin or path");
-        }
+        models.embeddingOrDefault().validate(problems, "models.embedding");
         if (projects.isEmpty() && !database.configured()) {
             problems.add("no projects: give at least one under projects (or --project NAME=DIR), or a database");
         }
@@ -287,14 +320,18 @@ public record ServerConfig(Server server, Models models, Rerank rerank, Database
             if (r != null && (r.builtin() == null) == (r.path() == null)) {
                 problems.add(where + ".reranker needs exactly one of builtin or path");
             }
-            if (r != null && r.maxSeqLen() != null && (r.maxSeqLen() < 8 || r.maxSeqLen() > 8192)) {
-                problems.add(where + ".reranker.maxSeqLen must be 8..8192 (got " + r.maxSeqLen() + ")");
+            if (r != null) {
+                checkMaxSeqLen(problems, where + ".reranker.maxSeqLen", r.maxSeqLen());
             }
             Double t = p.threshold();
             if (t != null && (t.isNaN() || t < 0 || t > 1)) {
                 problems.add(where + ".gate.threshold must lie in [0, 1] (got " + t + ")");
             }
         }
+        throwIfAny(problems);
+    }
+
+    private static void throwIfAny(List<String> problems) {
         if (!problems.isEmpty()) {
             throw new ConfigException("invalid configuration:\n  - " + String.join("\n  - ", problems));
         }
@@ -303,6 +340,15 @@ public record ServerConfig(Server server, Models models, Rerank rerank, Database
     private static void checkPort(List<String> problems, String field, int port) {
         if (port < 0 || port > 65535) {
             problems.add(field + " must be 0..65535 (0 = any free port), got " + port);
+        }
+    }
+
+    /** One bound for embedding models and cross-encoders: both are encoders with a position limit. */
+    private static void checkMaxSeqLen(List<String> problems, String field, Integer value) {
+        int min = io.ragsearch.embed.EmbeddingSettings.MIN_MAX_SEQ_LEN;
+        int max = io.ragsearch.embed.EmbeddingSettings.MAX_MAX_SEQ_LEN;
+        if (value != null && (value < min || value > max)) {
+            problems.add(field + " must be " + min + ".." + max + " tokens (got " + value + ")");
         }
     }
 

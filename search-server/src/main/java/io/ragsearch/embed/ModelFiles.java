@@ -15,12 +15,17 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Where an ONNX model and its tokenizer.json come from: built-in models from jars on the class
  * path (never from the network), others from a local directory holding {@code model.onnx} and
- * {@code tokenizer.json}. The two are read separately: deciding whether a corpus suits the
- * model needs only the tokenizer, not the 90 MB model.
+ * {@code tokenizer.json}, and {@code model.onnx_data} when the weights are stored beside the
+ * graph (ONNX keeps a model over 2 GB, such as bge-m3 in float32, that way; ONNX Runtime
+ * reads the file itself, relative to model.onnx). Other files of an export (config.json,
+ * tokenizer_config.json, sentencepiece.bpe.model) are not needed. Model and tokenizer are
+ * read separately: deciding whether a corpus suits the model needs only the tokenizer.
  */
 public final class ModelFiles {
 
     public static final String BUILTIN_MINILM = "all-minilm-l6-v2";
+    /** The external-data file name optimum gives the weights of a model over 2 GB. */
+    public static final String EXTERNAL_DATA = "model.onnx_data";
 
     private final String name;
     private final String source;
@@ -71,17 +76,29 @@ public final class ModelFiles {
         return model.path();
     }
 
+    /**
+     * sha256 of the model: of model.onnx alone, or of model.onnx followed by its external data,
+     * so that new weights under an unchanged graph are a different model.
+     */
+    public String digest() throws IOException {
+        Path file = modelPath();
+        Path data = file.resolveSibling(EXTERNAL_DATA);
+        return !source.startsWith("builtin:") && Files.isRegularFile(data) ? digestOf(file, data) : digestOf(file);
+    }
+
     public byte[] readTokenizer() throws IOException {
         return tokenizer.read();
     }
 
-    /** sha256 of a file, streamed. */
-    public static String digestOf(Path file) throws IOException {
+    /** sha256 of files one after the other, streamed (a 2 GB weights file never sits in memory). */
+    public static String digestOf(Path... files) throws IOException {
         MessageDigest digest = sha256();
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] buffer = new byte[1 << 16];
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                digest.update(buffer, 0, n);
+        byte[] buffer = new byte[1 << 16];
+        for (Path file : files) {
+            try (InputStream in = Files.newInputStream(file)) {
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    digest.update(buffer, 0, n);
+                }
             }
         }
         return "sha256:" + HexFormat.of().formatHex(digest.digest());

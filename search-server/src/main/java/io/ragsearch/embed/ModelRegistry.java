@@ -43,7 +43,7 @@ public final class ModelRegistry implements AutoCloseable {
 
     public LoadedModel load(ModelFiles files, SessionSettings settings) throws IOException {
         Path file = files.modelPath();
-        String digest = ModelFiles.digestOf(file);
+        String digest = files.digest();
         Key key = new Key(files.source(), digest, settings);
         CompletableFuture<LoadedModel> mine = new CompletableFuture<>();
         CompletableFuture<LoadedModel> existing = models.putIfAbsent(key, mine);

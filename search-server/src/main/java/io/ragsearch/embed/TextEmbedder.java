@@ -2,60 +2,95 @@ package io.ragsearch.embed;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Sentence embeddings from a BERT-style ONNX encoder (all-MiniLM-L6-v2 built in): mean of the
- * token vectors under the attention mask, L2-normalised, so a dot product is the cosine.
+ * Sentence embeddings from an ONNX encoder in the Hugging Face export layout (all-MiniLM-L6-v2
+ * built in; BERT or XLM-R style, with or without token_type_ids), pooled and normalised as its
+ * {@link EmbeddingSettings} say. Queries and passages are embedded through separate methods
+ * because some models (e5) were trained with a different prefix on each side.
  * One session serves all threads (ONNX Runtime sessions are safe to run concurrently).
  */
 public final class TextEmbedder implements AutoCloseable {
 
-    /** sentence-transformers trained all-MiniLM-L6-v2 on 256 tokens; longer input adds cost, not quality. */
-    public static final int MAX_TOKENS = 256;
     private static final int BATCH = 16;
+    /** Token-level outputs by the names Hugging Face and sentence-transformers exports give them. */
+    private static final List<String> TOKEN_OUTPUTS = List.of("last_hidden_state", "token_embeddings");
 
     private final String name;
     private final String digest;
     private final ModelRegistry.LoadedModel model;
     private final HuggingFaceTokenizer tokenizer;
+    private final EmbeddingSettings settings;
     private final boolean takesTokenTypes;
+    private final String output;
+    private final boolean tokenLevel;
     private final int dimension;
-    private final java.util.concurrent.atomic.AtomicLong textsEmbedded = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong textsEmbedded = new AtomicLong();
 
-    private TextEmbedder(String name, String digest, ModelRegistry.LoadedModel model, HuggingFaceTokenizer tokenizer)
+    private TextEmbedder(ModelRegistry.LoadedModel model, HuggingFaceTokenizer tokenizer, EmbeddingSettings settings)
             throws OrtException {
-        this.name = name;
-        this.digest = digest;
+        this.name = model.name();
         this.model = model;
-        OrtSession session = model.session();
         this.tokenizer = tokenizer;
+        this.settings = settings;
+        OrtSession session = model.session();
         Set<String> inputs = session.getInputNames();
         if (!inputs.contains("input_ids") || !inputs.contains("attention_mask")) {
             throw new OrtException("embedding model needs inputs input_ids and attention_mask, has " + inputs);
         }
         this.takesTokenTypes = inputs.contains("token_type_ids");
-        this.dimension = embedBatch(List.of("dimension probe"))[0].length;
+        Map<String, NodeInfo> outputs = session.getOutputInfo();
+        String auto = defaultOutput(outputs);
+        this.output = settings.output() != null ? settings.output() : auto;
+        int rank = rank(outputs.get(output));
+        if (rank == 0) {
+            throw new OrtException("embedding model has no output '" + output + "'; it has " + outputs.keySet());
+        }
+        if (rank != 2 && rank != 3) {
+            throw new OrtException("embedding output '" + output + "' has rank " + rank
+                    + "; expected [batch, tokens, dim] (pooled here) or [batch, dim]");
+        }
+        this.tokenLevel = rank == 3;
+        String tag = settings.passageVectorTag(output, auto);
+        // Stored embeddings are matched on this: settings that change passage vectors must change it.
+        this.digest = tag.isEmpty() ? model.digest() : model.digest() + "+" + tag;
+        this.dimension = embedBatch(List.of("dimension probe"), "")[0].length;
     }
 
-    /** The tokenizer alone, for judging a corpus without loading the model. */
+    /** The tokenizer alone, with the built-in length, for judging a corpus without loading the model. */
     public static HuggingFaceTokenizer loadTokenizer(ModelFiles files) throws IOException {
-        return Tokenizers.fromJson(files.readTokenizer(), MAX_TOKENS);
+        return loadTokenizer(files, EmbeddingSettings.DEFAULTS);
     }
 
-    public static TextEmbedder load(ModelRegistry registry, ModelFiles files, SessionSettings settings) throws IOException {
-        ModelRegistry.LoadedModel model = registry.load(files, settings);
+    public static HuggingFaceTokenizer loadTokenizer(ModelFiles files, EmbeddingSettings settings) throws IOException {
+        return Tokenizers.fromJson(files.readTokenizer(), settings.maxSeqLen());
+    }
+
+    public static TextEmbedder load(ModelRegistry registry, ModelFiles files, SessionSettings session) throws IOException {
+        return load(registry, files, session, EmbeddingSettings.DEFAULTS);
+    }
+
+    public static TextEmbedder load(ModelRegistry registry, ModelFiles files, SessionSettings session,
+                                    EmbeddingSettings settings) throws IOException {
+        ModelRegistry.LoadedModel model = registry.load(files, session);
+        HuggingFaceTokenizer tokenizer = loadTokenizer(files, settings);
         try {
-            return new TextEmbedder(model.name(), model.digest(), model, loadTokenizer(files));
-        } catch (OrtException e) {
+            return new TextEmbedder(model, tokenizer, settings);
+        } catch (OrtException | RuntimeException e) {
+            tokenizer.close();
             throw new IOException("embedding model " + files.name() + " does not fit: " + e.getMessage(), e);
         }
     }
@@ -64,6 +99,10 @@ public final class TextEmbedder implements AutoCloseable {
         return name;
     }
 
+    /**
+     * The model file's sha256, followed by "+" and the settings that change passage vectors
+     * when they differ from the defaults: the identity stored embeddings are checked against.
+     */
     public String digest() {
         return digest;
     }
@@ -72,12 +111,27 @@ public final class TextEmbedder implements AutoCloseable {
         return dimension;
     }
 
+    public EmbeddingSettings settings() {
+        return settings;
+    }
+
+    /** The model output the vectors come from. */
+    public String output() {
+        return output;
+    }
+
     public HuggingFaceTokenizer tokenizer() {
         return tokenizer;
     }
 
-    public float[] embed(String text) {
-        return embedAll(List.of(text))[0];
+    /** A search query's vector: the query prefix, then the text. */
+    public float[] embedQuery(String query) {
+        return embedWithPrefix(List.of(query), settings.queryPrefix())[0];
+    }
+
+    /** Article texts' vectors (indexing, ingest): the passage prefix, then the text. */
+    public float[][] embedPassages(List<String> passages) {
+        return embedWithPrefix(passages, settings.passagePrefix());
     }
 
     /** Texts embedded since load (the dimension probe included): shows what work startup did. */
@@ -85,12 +139,12 @@ public final class TextEmbedder implements AutoCloseable {
         return textsEmbedded.get();
     }
 
-    public float[][] embedAll(List<String> texts) {
+    private float[][] embedWithPrefix(List<String> texts, String prefix) {
         float[][] out = new float[texts.size()][];
         for (int from = 0; from < texts.size(); from += BATCH) {
             int to = Math.min(texts.size(), from + BATCH);
             try {
-                float[][] batch = embedBatch(texts.subList(from, to));
+                float[][] batch = embedBatch(texts.subList(from, to), prefix);
                 System.arraycopy(batch, 0, out, from, batch.length);
             } catch (OrtException e) {
                 throw new IllegalStateException("embedding failed: " + e.getMessage(), e);
@@ -99,9 +153,9 @@ public final class TextEmbedder implements AutoCloseable {
         return out;
     }
 
-    private float[][] embedBatch(List<String> texts) throws OrtException {
+    private float[][] embedBatch(List<String> texts, String prefix) throws OrtException {
         textsEmbedded.addAndGet(texts.size());
-        Encoding[] encodings = tokenizer.batchEncode(texts);
+        Encoding[] encodings = tokenizer.batchEncode(prefix.isEmpty() ? texts : texts.stream().map(t -> prefix + t).toList());
         int rows = encodings.length;
         int width = 0;
         for (Encoding e : encodings) {
@@ -125,32 +179,46 @@ public final class TextEmbedder implements AutoCloseable {
                 inputs.put("token_type_ids", OnnxTensor.createTensor(env, types));
             }
             try (OrtSession.Result result = model.run(inputs)) {
-                float[][][] tokens = (float[][][]) result.get(0).getValue();
-                return meanPool(tokens, mask);
+                Optional<ai.onnxruntime.OnnxValue> value = result.get(output);
+                if (value.isEmpty()) {
+                    throw new OrtException("embedding model returned no output '" + output + "'");
+                }
+                float[][] pooled = tokenLevel
+                        ? TokenPooling.pool(settings.pooling(), (float[][][]) value.get().getValue(), mask)
+                        : (float[][]) value.get().getValue();
+                if (settings.normalize()) {
+                    for (float[] v : pooled) {
+                        Vectors.scaleToUnitLength(v);
+                    }
+                }
+                return pooled;
             }
         } finally {
             inputs.values().forEach(OnnxTensor::close);
         }
     }
 
-    private static float[][] meanPool(float[][][] tokens, long[][] mask) {
-        float[][] out = new float[tokens.length][];
-        for (int r = 0; r < tokens.length; r++) {
-            int dim = tokens[r][0].length;
-            float[] sum = new float[dim];
-            int count = 0;
-            for (int t = 0; t < tokens[r].length; t++) {
-                if (mask[r][t] == 0) {
-                    continue;
-                }
-                count++;
-                for (int d = 0; d < dim; d++) {
-                    sum[d] += tokens[r][t][d];
+    /** The output read when the configuration names none (see {@link EmbeddingSettings#output()}). */
+    private static String defaultOutput(Map<String, NodeInfo> outputs) {
+        for (String preferred : TOKEN_OUTPUTS) {
+            if (rank(outputs.get(preferred)) == 3) {
+                return preferred;
+            }
+        }
+        for (int wanted : new int[] {3, 2}) {
+            for (Map.Entry<String, NodeInfo> e : outputs.entrySet()) {
+                if (rank(e.getValue()) == wanted) {
+                    return e.getKey();
                 }
             }
-            out[r] = Vectors.normalize(sum, Math.max(count, 1));
         }
-        return out;
+        return outputs.keySet().iterator().next();
+    }
+
+    /** The rank of a float tensor output; 0 for anything else or absent. */
+    private static int rank(NodeInfo info) {
+        return info != null && info.getInfo() instanceof TensorInfo t
+                && t.type == ai.onnxruntime.OnnxJavaType.FLOAT ? t.getShape().length : 0;
     }
 
     /** The session belongs to the model registry; only the tokenizer is this embedder's own. */

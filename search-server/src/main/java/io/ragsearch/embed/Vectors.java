@@ -6,20 +6,18 @@ public final class Vectors {
     private Vectors() {
     }
 
-    /** Divides by {@code count} (mean) and scales to unit length; a zero vector stays zero. */
-    static float[] normalize(float[] sum, int count) {
+    /** Scales to unit length in place, so a dot product is the cosine; a zero vector stays zero. */
+    static void scaleToUnitLength(float[] v) {
         double norm = 0;
-        for (int i = 0; i < sum.length; i++) {
-            sum[i] /= count;
-            norm += (double) sum[i] * sum[i];
+        for (float x : v) {
+            norm += (double) x * x;
         }
         double length = Math.sqrt(norm);
         if (length > 0) {
-            for (int i = 0; i < sum.length; i++) {
-                sum[i] = (float) (sum[i] / length);
+            for (int i = 0; i < v.length; i++) {
+                v[i] = (float) (v[i] / length);
             }
         }
-        return sum;
     }
 
     public static float dot(float[] a, float[] b) {

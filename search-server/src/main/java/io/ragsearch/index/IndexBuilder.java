@@ -68,7 +68,7 @@ public final class IndexBuilder {
         DirectoryReader reader = DirectoryReader.open(directory);
         float[][] vectors = storedVectors;
         if (vectors == null && embedder != null) {
-            vectors = embedder.embedAll(articles.stream().map(ia -> embeddingText(ia)).toList());
+            vectors = embedder.embedPassages(articles.stream().map(ia -> embeddingText(ia)).toList());
         }
         if (vectors != null && vectors.length != articles.size()) {
             throw new IOException("stored embeddings (" + vectors.length + ") do not match live articles (" + articles.size() + ")");

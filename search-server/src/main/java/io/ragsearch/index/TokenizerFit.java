@@ -5,10 +5,14 @@ import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.corpus.Document;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * How well an embedding model's vocabulary covers a corpus. A word the tokenizer cannot
- * represent comes out as [UNK] or shattered into single characters (an English WordPiece
+ * represent comes out as an unknown token ({@code [UNK]} in WordPiece, {@code <unk>} in
+ * SentencePiece/Unigram) or shattered into single characters (an English WordPiece
  * vocabulary turns Hangul into one piece per jamo): the model has never learned such a word,
  * so its vectors say little about it. {@code uncoveredShare} is the share of such words.
  */
@@ -19,6 +23,7 @@ public record TokenizerFit(double uncoveredShare, int wordsSampled) {
     private static final int SAMPLE_CHARS_PER_ARTICLE = 400;
 
     public static TokenizerFit measure(HuggingFaceTokenizer tokenizer, Corpus corpus) {
+        Set<Long> unknownIds = unknownIds(tokenizer);
         int words = 0;
         int uncovered = 0;
         int sampled = 0;
@@ -32,7 +37,7 @@ public record TokenizerFit(double uncoveredShare, int wordsSampled) {
                 sampled++;
                 String text = a.searchableText();
                 Encoding enc = tokenizer.encode(text.substring(0, Math.min(text.length(), SAMPLE_CHARS_PER_ARTICLE)), false, false);
-                int[] counts = countWords(enc);
+                int[] counts = countWords(enc, unknownIds);
                 words += counts[0];
                 uncovered += counts[1];
             }
@@ -40,8 +45,28 @@ public record TokenizerFit(double uncoveredShare, int wordsSampled) {
         return new TokenizerFit(words == 0 ? 0 : (double) uncovered / words, words);
     }
 
+    /** The unknown token of WordPiece and of SentencePiece vocabularies. */
+    private static final List<String> UNKNOWN = List.of("[UNK]", "<unk>");
+
+    /**
+     * The ids of the unknown token. A Unigram model reports an unknown word under its own text
+     * (with the unknown id), so the id is what identifies it; WordPiece reports "[UNK]".
+     */
+    private static Set<Long> unknownIds(HuggingFaceTokenizer tokenizer) {
+        Set<Long> ids = new HashSet<>();
+        for (String unknown : UNKNOWN) {
+            for (long id : tokenizer.encode(unknown, false, false).getIds()) {
+                if (tokenizer.decode(new long[] {id}, false).equals(unknown)) {
+                    ids.add(id);
+                }
+            }
+        }
+        return ids;
+    }
+
     /** {words with letters, of which uncovered}. */
-    private static int[] countWords(Encoding enc) {
+    private static int[] countWords(Encoding enc, Set<Long> unknownIds) {
+        long[] ids = enc.getIds();
         String[] tokens = enc.getTokens();
         long[] wordIds = enc.getWordIds();
         int words = 0;
@@ -53,10 +78,14 @@ public record TokenizerFit(double uncoveredShare, int wordsSampled) {
             int letters = 0;
             boolean unknown = false;
             while (i < tokens.length && wordIds[i] == word) {
-                String piece = tokens[i].startsWith("##") ? tokens[i].substring(2) : tokens[i];
-                unknown |= tokens[i].equals("[UNK]");
-                letters += (int) piece.codePoints().filter(Character::isLetter).count();
-                pieces++;
+                String piece = withoutBoundaryMark(tokens[i]);
+                unknown |= UNKNOWN.contains(tokens[i]) || unknownIds.contains(ids[i]);
+                letters += piece.codePoints().map(TokenizerFit::letterWeight).sum();
+                // Only pieces that spell letters count: a lone "▁" (SentencePiece's word start), digits and
+                // punctuation inside a word say nothing about whether the vocabulary knows it.
+                if (piece.codePoints().anyMatch(Character::isLetter)) {
+                    pieces++;
+                }
                 i++;
                 if (word < 0) {
                     break;
@@ -66,11 +95,34 @@ public record TokenizerFit(double uncoveredShare, int wordsSampled) {
                 continue;
             }
             words++;
-            // A known word takes one piece or a few sub-words; more than one piece per two letters is shattering.
+            // A known word takes one piece or a few sub-words; more than one piece per two letters
+            // (a syllable block counting two) is shattering.
             if (unknown || (pieces > 1 && pieces * 2 > letters)) {
                 uncovered++;
             }
         }
         return new int[] {words, uncovered};
+    }
+
+    /** WordPiece marks a continuation with "##", SentencePiece a word start with "▁". */
+    private static String withoutBoundaryMark(String token) {
+        if (token.startsWith("##")) {
+            return token.substring(2);
+        }
+        return token.startsWith("\u2581") ? token.substring(1) : token;
+    }
+
+    /**
+     * Letters a character spells. A Hangul syllable block or a Han character is a whole syllable
+     * (two or three jamo), so a one-syllable piece is a real sub-word, not a shattered word;
+     * separate jamo, the pieces an English vocabulary shatters Hangul into, count one each.
+     */
+    private static int letterWeight(int codePoint) {
+        if (!Character.isLetter(codePoint)) {
+            return 0;
+        }
+        boolean syllable = (codePoint >= 0xAC00 && codePoint <= 0xD7A3)
+                || Character.UnicodeScript.of(codePoint) == Character.UnicodeScript.HAN;
+        return syllable ? 2 : 1;
     }
 }

@@ -54,7 +54,7 @@ public final class SearchService {
         RetrievalMode mode = project.mode();
 
         QueryTerms terms = index.analyze(q);
-        float[] queryVector = mode.usesVectors() ? embedder.get().embed(q) : null;
+        float[] queryVector = mode.usesVectors() ? embedder.get().embedQuery(q) : null;
         List<List<RankedArticle>> legs = new ArrayList<>(2);
         if (mode.usesLexical()) {
             legs.add(index.lexical(terms, limits.legDepth()));

@@ -203,7 +203,8 @@ public final class SearchServerApp implements AutoCloseable {
         if (tokenizerOnly == null) {
             try {
                 ModelFiles files = modelFiles();
-                tokenizerOnly = new ProjectLoader.EmbeddingTokenizer(files.name(), TextEmbedder.loadTokenizer(files));
+                tokenizerOnly = new ProjectLoader.EmbeddingTokenizer(files.name(), TextEmbedder.loadTokenizer(files,
+                        config.models().embeddingOrDefault().settings()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -223,7 +224,8 @@ public final class SearchServerApp implements AutoCloseable {
                 long t0 = System.nanoTime();
                 // Embedding runs are small and already bounded by the tool threads; all cores serve each one.
                 embedder = TextEmbedder.load(registry, modelFiles(),
-                        new SessionSettings(Runtime.getRuntime().availableProcessors(), config.rerank().arenaOrDefault()));
+                        new SessionSettings(Runtime.getRuntime().availableProcessors(), config.rerank().arenaOrDefault()),
+                        config.models().embeddingOrDefault().settings());
                 if (tokenizerOnly != null) {
                     tokenizerOnly.tokenizer().close();
                     tokenizerOnly = null;
@@ -256,7 +258,8 @@ public final class SearchServerApp implements AutoCloseable {
         TextEmbedder e = embedder;
         if (e != null) {
             models.add(Map.of("role", "embedding", "name", e.name(), "digest", e.digest(), "dimension", e.dimension(),
-                    "loaded", true));
+                    "loaded", true, "output", e.output(), "pooling", e.settings().pooling().wireName(),
+                    "normalize", e.settings().normalize(), "maxSeqLen", e.settings().maxSeqLen()));
         } else {
             ServerConfig.ModelRef ref = config.models().embeddingOrDefault();
             models.add(Map.of("role", "embedding", "name", ref.builtin() != null ? ref.builtin() : ref.path(), "loaded", false,

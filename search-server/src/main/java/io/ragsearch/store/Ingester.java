@@ -167,7 +167,7 @@ public final class Ingester {
         }
         List<Article> live = d.articles().stream().filter(a -> !a.deleted()).toList();
         float[][] vectors = embedder == null ? null
-                : embedder.embedAll(live.stream().map(a -> IndexBuilder.embeddingText(new IndexedArticle(d, a))).toList());
+                : embedder.embedPassages(live.stream().map(a -> IndexBuilder.embeddingText(new IndexedArticle(d, a))).toList());
         Map<Article, float[]> byArticle = new HashMap<>();
         for (int i = 0; vectors != null && i < live.size(); i++) {
             byArticle.put(live.get(i), vectors[i]);

@@ -71,6 +71,35 @@ class ServerConfigTest {
     }
 
     @Test
+    void badEmbeddingSettingsAreNamedWithWhatIsAllowed() {
+        ServerConfig c = ConfigLoader.parse("""
+                models:
+                  embedding: {path: e5, pooling: max, maxSeqLen: 100000, output: " "}
+                projects:
+                  - name: ok
+                    source: {directory: x}
+                    reranker: {path: bge, maxSeqLen: 4}
+                """, "t");
+        ConfigException e = assertThrows(ConfigException.class, c::validate);
+        for (String expected : new String[] {"models.embedding.pooling must be one of [mean, cls] (got max)",
+                "models.embedding.maxSeqLen must be 8..8192 tokens (got 100000)",
+                "models.embedding.output must name a model output",
+                "projects[0].reranker.maxSeqLen must be 8..8192 tokens (got 4)"}) {
+            assertTrue(e.getMessage().contains(expected), expected + " in " + e.getMessage());
+        }
+        ConfigException both = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                models:
+                  embedding: {builtin: all-minilm-l6-v2, path: e5, normalize: false}
+                """, "t").validateModels());
+        assertTrue(both.getMessage().contains("models.embedding needs exactly one of builtin or path"), both.getMessage());
+        ConfigException typo = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                models:
+                  embedding: {path: e5, queryPrefx: "query: "}
+                """, "t"));
+        assertTrue(typo.getMessage().contains("queryPrefx"), typo.getMessage());
+    }
+
+    @Test
     void badEnvironmentPortIsAClearError() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> new ServerConfig(null, null, null, null, null).withEnvironment(Map.of("RAGSEARCH_MCP_PORT", "eighty")));

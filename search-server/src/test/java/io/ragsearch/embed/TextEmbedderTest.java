@@ -19,9 +19,9 @@ class TextEmbedderTest {
         TextEmbedder e = TestProjects.embedder();
         assertEquals(384, e.dimension());
         assertTrue(e.digest().startsWith("sha256:"));
-        float[] q = e.embed("how many days of annual leave");
-        float[] related = e.embed("Employees receive fifteen days of paid vacation each year.");
-        float[] unrelated = e.embed("The cafeteria opens at noon.");
+        float[] q = e.embedQuery("how many days of annual leave");
+        float[] related = e.embedQuery("Employees receive fifteen days of paid vacation each year.");
+        float[] unrelated = e.embedQuery("The cafeteria opens at noon.");
         assertEquals(1.0, Vectors.dot(q, q), 1e-4);
         assertTrue(Vectors.dot(q, related) > Vectors.dot(q, unrelated) + 0.2);
     }
@@ -30,12 +30,12 @@ class TextEmbedderTest {
     void batchedAndConcurrentEmbeddingsEqualSingleOnes() throws Exception {
         TextEmbedder e = TestProjects.embedder();
         List<String> texts = List.of("annual leave", "a much longer sentence about hotel costs in Seoul and elsewhere", "x");
-        float[][] batch = e.embedAll(texts);
+        float[][] batch = e.embedPassages(texts);
         ExecutorService pool = Executors.newFixedThreadPool(3);
         try {
             List<Future<float[]>> parallel = new ArrayList<>();
             for (String t : texts) {
-                parallel.add(pool.submit(() -> e.embed(t)));
+                parallel.add(pool.submit(() -> e.embedQuery(t)));
             }
             for (int i = 0; i < texts.size(); i++) {
                 float[] single = parallel.get(i).get();
@@ -46,6 +46,6 @@ class TextEmbedderTest {
         } finally {
             pool.shutdown();
         }
-        assertArrayEquals(e.embed("annual leave"), e.embed("annual leave"));
+        assertArrayEquals(e.embedQuery("annual leave"), e.embedQuery("annual leave"));
     }
 }

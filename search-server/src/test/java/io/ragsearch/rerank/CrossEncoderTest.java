@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.config.ServerConfig;
+import io.ragsearch.embed.UnigramTokenizerJson;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.SessionSettings;
 import java.io.IOException;
@@ -73,6 +75,31 @@ class CrossEncoderTest {
             assertEquals(16, b.width());
             assertEquals(16 - 7, passageTokens(r, query, "word ".repeat(100)));
             assertEquals(TinyCrossEncoderModel.expectedScore(9, false), r.score(query, List.of("word ".repeat(100)))[0], 1e-6);
+        }
+    }
+
+    @Test
+    void anXlmRobertaCrossEncoderFromTheConfigurationKeepsTheQueryWhole() throws IOException {
+        Path modelDir = TinyCrossEncoderModel.writeXlmRoberta(dir.resolve("models/bge-reranker"));
+        ServerConfig config = ConfigLoader.parse("""
+                projects:
+                  - name: rules
+                    source: {directory: /tmp}
+                    reranker: {path: bge-reranker, maxSeqLen: 10}
+                """, "test");
+        config.validate();
+        try (ModelRegistry registry = new ModelRegistry()) {
+            // bge-reranker style: no token_type_ids input, <s> A </s></s> B </s>, one logit.
+            Reranker r = new RerankerFactory(registry, new SessionSettings(1, SessionSettings.Arena.SHRINK),
+                    Map.of("RAGSEARCH_MODEL_DIR", modelDir.getParent().toString())).create(config.projects().get(0).reranker());
+            assertEquals(10, r.maxSeqLen());
+            PairBatch b = r.encode("근로 시간", List.of("근로자는 연차 유급 휴가를 받는다"));
+            List<Long> expected = java.util.stream.Stream.of("<s>", "▁근로", "▁시간", "</s>", "</s>", "▁근로", "자는", "▁연차", "▁유급", "</s>")
+                    .map(p -> (long) UnigramTokenizerJson.id(p)).toList();
+            assertEquals(expected, java.util.Arrays.stream(b.ids()[0]).boxed().toList(), "the passage is cut, the query kept");
+            float[] scores = r.score("근로 시간", List.of("근로자는 연차 유급 휴가를 받는다", "휴가"));
+            assertEquals(TinyCrossEncoderModel.expectedScore(10, false), scores[0], 1e-6);
+            assertEquals(TinyCrossEncoderModel.expectedScore(7, false), scores[1], 1e-6, "<s> ▁근로 ▁시간 </s></s> ▁휴가 </s>");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ragsearch.store;
 
+import static io.ragsearch.store.TestDatabase.cli;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -136,20 +137,6 @@ class DatabaseServingTest {
         assertTrue(second.contains("1 unchanged documents") && second.contains("(nothing changed)"), second);
         String answer = cli("query", "--db", url, "--in", project, "how many days of paid leave");
         assertTrue(answer.contains("== " + project + " (hybrid): gate passed") && answer.contains("Article 1 (Annual leave)"), answer);
-    }
-
-    private static String cli(String... args) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        java.io.StringWriter err = new java.io.StringWriter();
-        java.io.PrintStream original = System.out;
-        System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
-        try {
-            int code = io.ragsearch.cli.RagSearchCli.commandLine().setErr(new java.io.PrintWriter(err, true)).execute(args);
-            assertEquals(0, code, err.toString());
-            return out.toString(java.nio.charset.StandardCharsets.UTF_8);
-        } finally {
-            System.setOut(original);
-        }
     }
 
     @Test

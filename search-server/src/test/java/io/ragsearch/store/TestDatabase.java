@@ -55,4 +55,19 @@ final class TestDatabase {
         p.waitFor(60, TimeUnit.SECONDS);
         assertEquals(0, p.exitValue(), "pg_ctl " + action);
     }
+
+    /** Runs the ragsearch CLI in this JVM; fails on a non-zero exit, showing its error output. */
+    static String cli(String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.StringWriter err = new java.io.StringWriter();
+        java.io.PrintStream original = System.out;
+        System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            int code = io.ragsearch.cli.RagSearchCli.commandLine().setErr(new java.io.PrintWriter(err, true)).execute(args);
+            assertEquals(0, code, err.toString());
+            return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        } finally {
+            System.setOut(original);
+        }
+    }
 }

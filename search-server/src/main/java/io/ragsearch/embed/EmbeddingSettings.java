@@ -1,0 +1,92 @@
+package io.ragsearch.embed;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How an embedding model turns text into one vector; each model family was trained one way
+ * and gives poor vectors another way (multilingual-e5: mean pooling and "query: " / "passage: "
+ * prefixes; bge-m3: CLS pooling, no prefixes). The defaults are all-MiniLM-L6-v2's.
+ *
+ * @param output the model output to read, or null to choose: the token-level output
+ *               ({@code last_hidden_state}, {@code token_embeddings}, else the first of rank 3)
+ *               pooled as configured, or for a model without one its first [batch, dim] output
+ */
+public record EmbeddingSettings(Pooling pooling, boolean normalize, int maxSeqLen, String queryPrefix,
+                                String passagePrefix, String output) {
+
+    /** sentence-transformers trained all-MiniLM-L6-v2 on 256 tokens; longer input adds cost, not quality. */
+    public static final int DEFAULT_MAX_SEQ_LEN = 256;
+    /** Below 8 tokens nothing but the specials fits; above 8192 no released encoder has positions (bge-m3 has 8192). */
+    public static final int MIN_MAX_SEQ_LEN = 8;
+    public static final int MAX_MAX_SEQ_LEN = 8192;
+
+    public static final EmbeddingSettings DEFAULTS = new EmbeddingSettings(Pooling.MEAN, true, DEFAULT_MAX_SEQ_LEN, "", "", null);
+
+    public enum Pooling {
+        /** Average of the token vectors under the attention mask (sentence-transformers, e5). */
+        MEAN,
+        /** The first token's vector ([CLS] / {@code <s>}): bge models. */
+        CLS;
+
+        public static Pooling parse(String value) {
+            try {
+                return valueOf(value.strip().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown pooling '" + value + "' (use mean or cls)");
+            }
+        }
+
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public EmbeddingSettings {
+        if (pooling == null) {
+            throw new IllegalArgumentException("pooling is required");
+        }
+        if (maxSeqLen < MIN_MAX_SEQ_LEN || maxSeqLen > MAX_MAX_SEQ_LEN) {
+            throw new IllegalArgumentException("maxSeqLen must be " + MIN_MAX_SEQ_LEN + ".." + MAX_MAX_SEQ_LEN + " (got " + maxSeqLen + ")");
+        }
+        queryPrefix = queryPrefix == null ? "" : queryPrefix;
+        passagePrefix = passagePrefix == null ? "" : passagePrefix;
+        if (output != null && output.isBlank()) {
+            throw new IllegalArgumentException("output must name a model output (got a blank name)");
+        }
+    }
+
+    /** Settings from the configuration's optional fields; absent ones take the defaults. */
+    public static EmbeddingSettings of(String pooling, Boolean normalize, Integer maxSeqLen, String queryPrefix,
+                                       String passagePrefix, String output) {
+        return new EmbeddingSettings(pooling == null ? DEFAULTS.pooling() : Pooling.parse(pooling),
+                normalize == null ? DEFAULTS.normalize() : normalize,
+                maxSeqLen == null ? DEFAULTS.maxSeqLen() : maxSeqLen, queryPrefix, passagePrefix, output);
+    }
+
+    /**
+     * What in these settings changes the stored (passage) vectors, relative to the defaults;
+     * empty for the defaults. The query prefix is left out: it changes query vectors only.
+     * {@code resolvedOutput} is named only when it is not the output the model would get by default.
+     */
+    String passageVectorTag(String resolvedOutput, String defaultOutput) {
+        List<String> parts = new ArrayList<>();
+        if (pooling != DEFAULTS.pooling()) {
+            parts.add("pooling=" + pooling.wireName());
+        }
+        if (normalize != DEFAULTS.normalize()) {
+            parts.add("normalize=" + normalize);
+        }
+        if (maxSeqLen != DEFAULTS.maxSeqLen()) {
+            parts.add("maxSeqLen=" + maxSeqLen);
+        }
+        if (!passagePrefix.isEmpty()) {
+            parts.add("passagePrefix=\"" + passagePrefix + "\"");
+        }
+        if (!resolvedOutput.equals(defaultOutput)) {
+            parts.add("output=" + resolvedOutput);
+        }
+        return String.join(",", parts);
+    }
+}

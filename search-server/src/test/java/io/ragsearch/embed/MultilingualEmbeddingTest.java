@@ -1,0 +1,215 @@
+package io.ragsearch.embed;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import io.ragsearch.config.ConfigLoader;
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.search.TestProjects;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A multilingual model mounted through configuration, with a tiny XLM-R style model and Unigram
+ * tokenizer the test writes (no download): every vector is checked against the exact value the
+ * model's construction predicts, so pooling, normalisation, prefixes, truncation and the
+ * output choice each show in the numbers.
+ */
+class MultilingualEmbeddingTest {
+
+    @TempDir
+    static Path models;
+
+    static ModelFiles files;
+
+    @BeforeAll
+    static void writeModel() throws IOException {
+        files = ModelFiles.fromDirectory(TinyEmbeddingModel.write(models.resolve("tiny-xlmr")));
+    }
+
+    private static TextEmbedder embedder(EmbeddingSettings settings) throws IOException {
+        return TextEmbedder.load(TestProjects.REGISTRY, files, new SessionSettings(1, SessionSettings.Arena.SHRINK), settings);
+    }
+
+    private static EmbeddingSettings settings(String pooling, boolean normalize, int maxSeqLen, String query, String passage,
+                                              String output) {
+        return new EmbeddingSettings(EmbeddingSettings.Pooling.parse(pooling), normalize, maxSeqLen, query, passage, output);
+    }
+
+    private static List<Integer> ids(String... pieces) {
+        return Arrays.stream(pieces).map(UnigramTokenizerJson::id).toList();
+    }
+
+    private static float[] unit(float[] v) {
+        float[] out = v.clone();
+        Vectors.scaleToUnitLength(out);
+        return out;
+    }
+
+    @Test
+    void unigramTokenizerEncodesLikeXlmRoberta() throws IOException {
+        try (HuggingFaceTokenizer t = Tokenizers.fromJson(UnigramTokenizerJson.json().getBytes(), 16)) {
+            Encoding single = t.encode("근로자는 연차 휴가");
+            assertEquals(List.of("<s>", "▁근로", "자는", "▁연차", "▁휴가", "</s>"), List.of(single.getTokens()));
+            assertEquals(ids("<s>", "▁근로", "자는", "▁연차", "▁휴가", "</s>"),
+                    Arrays.stream(single.getIds()).mapToInt(Math::toIntExact).boxed().toList());
+            assertEquals(List.of("<s>", "▁근로", "</s>", "</s>", "▁휴가", "</s>"), List.of(t.encode("근로", "휴가").getTokens()),
+                    "pairs as XLM-R joins them, for cross-encoders");
+            // A Unigram model reports an unknown piece under its own text, with the id of <unk>.
+            Encoding unknown = t.encode("근밥", false, false);
+            assertEquals(List.of("▁", "근", "밥"), List.of(unknown.getTokens()));
+            assertEquals(List.of((long) UnigramTokenizerJson.id("▁"), (long) UnigramTokenizerJson.id("근"), 3L),
+                    Arrays.stream(unknown.getIds()).boxed().toList());
+        }
+    }
+
+    @Test
+    void meanPoolingUnderTheMaskAndNormalisedByDefault() throws IOException {
+        try (TextEmbedder e = embedder(EmbeddingSettings.DEFAULTS)) {
+            assertEquals("last_hidden_state", e.output(), "the token-level output is chosen, not output 0 (sentence_embedding)");
+            assertEquals(TinyEmbeddingModel.DIM, e.dimension());
+            List<Integer> tokens = ids("<s>", "▁근로", "자는", "▁연차", "▁휴가", "</s>");
+            float[] v = e.embedQuery("근로자는 연차 휴가");
+            assertArrayEquals(unit(TinyEmbeddingModel.mean(tokens)), v, 1e-6f);
+            assertEquals(1.0, Vectors.dot(v, v), 1e-5);
+            // In a batch the short text is padded; the padding positions carry vectors (E[0] + S) that must not count.
+            float[][] batch = e.embedPassages(List.of("근로", "근로자는 연차 휴가"));
+            assertArrayEquals(unit(TinyEmbeddingModel.mean(ids("<s>", "▁근로", "</s>"))), batch[0], 1e-6f);
+            assertArrayEquals(v, batch[1], 1e-6f);
+            assertEquals(ModelFiles.digestOf(files.modelPath()), e.digest(), "default settings: the model file's digest alone");
+        }
+    }
+
+    @Test
+    void clsPoolingTakesTheFirstTokensVector() throws IOException {
+        try (TextEmbedder cls = embedder(settings("cls", false, 256, "", "", null));
+             TextEmbedder mean = embedder(settings("mean", false, 256, "", "", null))) {
+            List<Integer> tokens = ids("<s>", "▁근로", "자는", "</s>");
+            assertArrayEquals(TinyEmbeddingModel.cls(tokens), cls.embedQuery("근로자는"), 1e-5f);
+            assertArrayEquals(TinyEmbeddingModel.mean(tokens), mean.embedQuery("근로자는"), 1e-5f);
+            assertFalse(Arrays.equals(cls.embedQuery("근로자는"), mean.embedQuery("근로자는")));
+            assertTrue(cls.digest().endsWith("+pooling=cls,normalize=false"), cls.digest());
+        }
+    }
+
+    @Test
+    void normalisationOffKeepsTheRawPooledVector() throws IOException {
+        try (TextEmbedder raw = embedder(settings("mean", false, 256, "", "", null))) {
+            float[] v = raw.embedQuery("연차 휴가");
+            assertArrayEquals(TinyEmbeddingModel.mean(ids("<s>", "▁연차", "▁휴가", "</s>")), v, 1e-5f);
+            assertTrue(Math.abs(Vectors.dot(v, v) - 1) > 0.5, "not unit length: " + Vectors.dot(v, v));
+        }
+    }
+
+    @Test
+    void queryAndPassagePrefixesApplyToTheirSideOnly() throws IOException {
+        try (TextEmbedder e5 = embedder(settings("mean", false, 256, "query: ", "passage: ", null));
+             TextEmbedder plain = embedder(settings("mean", false, 256, "", "", null))) {
+            float[] query = e5.embedQuery("근로");
+            float[] passage = e5.embedPassages(List.of("근로"))[0];
+            assertArrayEquals(TinyEmbeddingModel.mean(ids("<s>", "▁query", ":", "▁근로", "</s>")), query, 1e-5f);
+            assertArrayEquals(TinyEmbeddingModel.mean(ids("<s>", "▁passage", ":", "▁근로", "</s>")), passage, 1e-5f);
+            assertArrayEquals(plain.embedQuery("query: 근로"), query, 1e-6f);
+            // Only the passage prefix changes stored vectors, so only it enters the stored identity.
+            assertTrue(e5.digest().endsWith("+normalize=false,passagePrefix=\"passage: \""), e5.digest());
+            try (TextEmbedder queryOnly = embedder(settings("mean", false, 256, "query: ", "", null))) {
+                assertEquals(plain.digest(), queryOnly.digest());
+            }
+        }
+    }
+
+    @Test
+    void maxSeqLenTruncatesTheText() throws IOException {
+        try (TextEmbedder shortModel = embedder(settings("mean", false, 8, "", "", null))) {
+            // 7 pieces + <s> and </s> = 9 tokens; 8 keep the first 6 pieces.
+            float[] v = shortModel.embedPassages(List.of("근로자는 연차 유급 휴가를 받는다"))[0];
+            assertArrayEquals(TinyEmbeddingModel.mean(ids("<s>", "▁근로", "자는", "▁연차", "▁유급", "▁휴가", "를", "</s>")), v, 1e-5f);
+            assertEquals(8, shortModel.tokenizer().encode("근로자는 연차 유급 휴가를 받는다").getIds().length);
+            assertTrue(shortModel.digest().contains("maxSeqLen=8"), shortModel.digest());
+        }
+    }
+
+    @Test
+    void aNamedPooledOutputIsReadAsItIs() throws IOException {
+        try (TextEmbedder pooled = embedder(settings("mean", false, 256, "", "", "sentence_embedding"))) {
+            assertEquals("sentence_embedding", pooled.output());
+            assertArrayEquals(TinyEmbeddingModel.sum(ids("<s>", "▁휴가", "</s>")), pooled.embedQuery("휴가"), 1e-5f);
+            assertTrue(pooled.digest().endsWith("output=sentence_embedding"), pooled.digest());
+        }
+        try (TextEmbedder named = embedder(settings("mean", true, 256, "", "", "last_hidden_state"))) {
+            assertEquals(ModelFiles.digestOf(files.modelPath()), named.digest(), "naming the default output changes nothing");
+        }
+        IOException missing = assertThrows(IOException.class, () -> embedder(settings("mean", true, 256, "", "", "pooler_output")));
+        assertTrue(missing.getMessage().contains("no output 'pooler_output'") && missing.getMessage().contains("sentence_embedding"),
+                missing.getMessage());
+    }
+
+    @Test
+    void mountedFromTheConfigurationFile() throws IOException {
+        ServerConfig config = ConfigLoader.parse("""
+                models:
+                  embedding:
+                    path: tiny-xlmr
+                    pooling: cls
+                    maxSeqLen: 512
+                    queryPrefix: "query: "
+                    passagePrefix: "passage: "
+                projects:
+                  - name: rules
+                    source: {directory: /tmp}
+                """, "test");
+        config.validate();
+        ServerConfig.ModelRef ref = config.models().embeddingOrDefault();
+        ModelFiles fromConfig = EmbeddingModels.resolve(ref, Map.of("RAGSEARCH_MODEL_DIR", models.toString()));
+        assertEquals(files.source(), fromConfig.source());
+        EmbeddingSettings s = ref.settings();
+        assertEquals(settings("cls", true, 512, "query: ", "passage: ", null), s);
+        try (TextEmbedder e = TextEmbedder.load(TestProjects.REGISTRY, fromConfig, new SessionSettings(1, SessionSettings.Arena.SHRINK), s)) {
+            assertArrayEquals(unit(TinyEmbeddingModel.cls(ids("<s>", "▁query", ":", "▁휴가", "</s>"))), e.embedQuery("휴가"), 1e-6f);
+            assertNotEquals(ModelFiles.digestOf(files.modelPath()), e.digest());
+        }
+        assertEquals(EmbeddingSettings.DEFAULTS, new ServerConfig.ModelRef("all-minilm-l6-v2", null).settings(),
+                "nothing configured: the built-in model's settings");
+    }
+
+    @Test
+    void weightsInModelOnnxDataAreLoadedAndPartOfTheDigest() throws IOException {
+        ModelFiles external = ModelFiles.fromDirectory(TinyEmbeddingModel.writeWithExternalData(models.resolve("external"), 1));
+        ModelFiles doubled = ModelFiles.fromDirectory(TinyEmbeddingModel.writeWithExternalData(models.resolve("doubled"), 2));
+        SessionSettings session = new SessionSettings(1, SessionSettings.Arena.SHRINK);
+        EmbeddingSettings raw = settings("mean", false, 256, "", "", null);
+        try (TextEmbedder e = TextEmbedder.load(TestProjects.REGISTRY, external, session, raw);
+             TextEmbedder twice = TextEmbedder.load(TestProjects.REGISTRY, doubled, session, raw)) {
+            float[] expected = TinyEmbeddingModel.mean(ids("<s>", "▁휴가", "</s>"));
+            assertArrayEquals(expected, e.embedQuery("휴가"), 1e-5f, "the table comes from model.onnx_data");
+            for (int d = 0; d < expected.length; d++) {
+                expected[d] *= 2;
+            }
+            assertArrayEquals(expected, twice.embedQuery("휴가"), 1e-5f);
+            assertEquals(java.nio.file.Files.mismatch(external.modelPath(), doubled.modelPath()), -1L, "the same graph file");
+            assertNotEquals(e.digest().substring(0, 71), twice.digest().substring(0, 71), "other weights, another model");
+            assertNotEquals(ModelFiles.digestOf(external.modelPath()), external.digest());
+        }
+    }
+
+    @Test
+    void builtInModelKeepsItsIdentityAndVectors() throws IOException {
+        TextEmbedder builtin = TestProjects.embedder();
+        assertEquals(EmbeddingSettings.DEFAULTS, builtin.settings());
+        assertEquals(ModelFiles.digestOf(ModelFiles.builtin(ModelFiles.BUILTIN_MINILM).modelPath()), builtin.digest(),
+                "embeddings stored before these settings existed stay valid");
+        assertEquals("last_hidden_state", builtin.output());
+    }
+}
