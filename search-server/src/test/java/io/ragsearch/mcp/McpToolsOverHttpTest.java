@@ -10,6 +10,7 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.ragsearch.search.RelevanceGate;
 import io.ragsearch.server.SearchServerApp;
 import java.util.List;
 import java.util.Map;
@@ -87,7 +88,7 @@ class McpToolsOverHttpTest {
         assertTrue(results.size() <= 2);
         Map<String, Object> gate = (Map<String, Object>) s.get("gate");
         assertEquals(true, gate.get("passed"));
-        assertEquals(0.5, ((Number) gate.get("threshold")).doubleValue());
+        assertEquals(RelevanceGate.LEXICAL_THRESHOLD, ((Number) gate.get("threshold")).doubleValue(), "a lexical project's default");
         assertTrue(text(r).contains("제5조"), text(r));
     }
 
