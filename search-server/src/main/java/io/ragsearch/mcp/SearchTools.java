@@ -32,6 +32,9 @@ import java.util.function.Function;
 /** The four read-only MCP tools over the project catalog. */
 public final class SearchTools {
 
+    /** Longer than any real statute or article title; the full title stays in the corpus file. */
+    static final int MAX_TITLE_CHARS = 300;
+
     private final ProjectCatalog catalog;
     private final SearchService search;
     private final ToolExecutor executor;
@@ -121,7 +124,8 @@ public final class SearchTools {
             try {
                 SearchResponse response = search.search(requiredString(args, "project"), requiredString(args, "query"),
                         optionalInt(args, "top_k"));
-                return ToolResults.success(render(response), response);
+                SearchResponse shown = capTitles(response);
+                return ToolResults.success(render(shown), shown);
             } finally {
                 searchSeconds.observe((System.nanoTime() - t0) / 1e9);
             }
@@ -177,7 +181,7 @@ public final class SearchTools {
             Document doc = project.document(requiredString(args, "document"));
             String label = requiredString(args, "article");
             Article article = doc.article(label).orElseThrow(() -> new NotFoundException(
-                    "unknown article '" + label + "' in document '" + doc.id() + "'; articles: "
+                    "unknown article " + Names.quoted(label) + " in document '" + doc.id() + "'; articles: "
                             + Names.listed(doc.articles().stream().map(Article::label).toList())));
             ArticleText body = new ArticleText(project.name(), doc.id(), doc.title(), article.label(), article.title(),
                     article.deleted(), article.body());
@@ -196,6 +200,20 @@ public final class SearchTools {
 
     private static ToolAnnotations readOnly(String title) {
         return new ToolAnnotations(title, true, false, true, false, null);
+    }
+
+    /**
+     * Titles come from the corpus (a heading line can be any length); hits carry them cut, as
+     * their text already is, so one odd file cannot make an answer of hundreds of kilobytes.
+     */
+    static SearchResponse capTitles(SearchResponse r) {
+        List<SearchHit> hits = r.results().stream().map(h -> new SearchHit(h.document(), cap(h.documentTitle()), h.article(),
+                cap(h.title()), h.score(), h.text())).toList();
+        return new SearchResponse(r.project(), r.query(), r.retrieval(), r.reranker(), hits, r.gate());
+    }
+
+    private static String cap(String title) {
+        return title.length() <= MAX_TITLE_CHARS ? title : title.substring(0, MAX_TITLE_CHARS) + "…";
     }
 
     static String render(SearchResponse r) {
