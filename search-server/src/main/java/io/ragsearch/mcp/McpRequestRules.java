@@ -76,7 +76,7 @@ public final class McpRequestRules {
         if (contentType == null) {
             return false;
         }
-        String[] parts = contentType.split(";");
+        String[] parts = contentType.split(";", -1); // -1: ";;;" gives empty parts, not an empty array
         if (!parts[0].strip().equalsIgnoreCase("application/json")) {
             return false;
         }
@@ -105,8 +105,11 @@ public final class McpRequestRules {
             return reject(400, -32700, "parse error: the body is not valid JSON (UTF-8, nesting at most "
                     + MAX_NESTING + " levels)");
         }
-        if (message == null || message.isMissingNode() || !message.isObject()) {
-            return reject(400, -32600, message != null && message.isArray()
+        if (message == null || message.isMissingNode()) {
+            return reject(400, -32700, "parse error: the body is empty, not valid JSON");
+        }
+        if (!message.isObject()) {
+            return reject(400, -32600, message.isArray()
                     ? "batches are not supported: send one JSON-RPC message per request"
                     : "the body must be one JSON-RPC message object");
         }

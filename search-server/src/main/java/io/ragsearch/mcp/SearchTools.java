@@ -149,7 +149,7 @@ public final class SearchTools {
         return spec(tool, args -> {
             Project project = catalog.get(requiredString(args, "project"));
             List<DocumentSummary> docs = project.corpus().documents().stream()
-                    .map(d -> new DocumentSummary(d.id(), d.title(), d.articles().size())).toList();
+                    .map(d -> new DocumentSummary(d.id(), cap(d.title()), d.articles().size())).toList();
             StringBuilder text = new StringBuilder(docs.size() + " document(s) in " + project.name() + ":\n");
             docs.forEach(d -> text.append("- ").append(d.id()).append(": ").append(d.title())
                     .append(" (").append(d.articles()).append(" articles)\n"));
@@ -183,9 +183,9 @@ public final class SearchTools {
             Article article = doc.article(label).orElseThrow(() -> new NotFoundException(
                     "unknown article " + Names.quoted(label) + " in document '" + doc.id() + "'; articles: "
                             + Names.listed(doc.articles().stream().map(Article::label).toList())));
-            ArticleText body = new ArticleText(project.name(), doc.id(), doc.title(), article.label(), article.title(),
+            ArticleText body = new ArticleText(project.name(), doc.id(), cap(doc.title()), article.label(), cap(article.title()),
                     article.deleted(), article.body());
-            String heading = doc.title() + " " + article.label() + (article.title().isEmpty() ? "" : " (" + article.title() + ")");
+            String heading = body.documentTitle() + " " + article.label() + (body.title().isEmpty() ? "" : " (" + body.title() + ")");
             return ToolResults.success(heading + (article.deleted() ? " [deleted]" : "") + "\n\n" + article.body(), body);
         });
     }
@@ -203,8 +203,8 @@ public final class SearchTools {
     }
 
     /**
-     * Titles come from the corpus (a heading line can be any length); hits carry them cut, as
-     * their text already is, so one odd file cannot make an answer of hundreds of kilobytes.
+     * Titles come from the corpus (a heading line can be any length); answers carry them cut, as
+     * hit texts already are, so one odd file cannot make an answer of hundreds of kilobytes.
      */
     static SearchResponse capTitles(SearchResponse r) {
         List<SearchHit> hits = r.results().stream().map(h -> new SearchHit(h.document(), cap(h.documentTitle()), h.article(),
