@@ -114,7 +114,7 @@ public final class ManifestFactory {
         mounts.add(mount("tmp", "/tmp", false, null));
         for (Project p : s.projects) {
             if (p.source.configMap != null) {
-                String volume = "corpus-" + volumeSafe(p.name);
+                String volume = Names.corpusVolume(p.name);
                 volumes.add(new VolumeBuilder().withName(volume).withNewConfigMap().withName(p.source.configMap).endConfigMap().build());
                 mounts.add(mount(volume, Names.CORPUS_DIR + "/" + p.name, true, null));
             }
@@ -320,11 +320,6 @@ public final class ManifestFactory {
     private static EnvVar fromSecret(String name, String secret, String key) {
         return new EnvVarBuilder().withName(name).withNewValueFrom()
                 .withNewSecretKeyRef().withName(secret).withKey(key).endSecretKeyRef().endValueFrom().build();
-    }
-
-    /** Volume names are DNS labels: project names may hold '.' and '_'. */
-    private static String volumeSafe(String name) {
-        return name.replace('.', '-').replace('_', '-');
     }
 
     private static String emptyToNull(String s) {
