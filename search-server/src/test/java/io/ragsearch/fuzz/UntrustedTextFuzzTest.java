@@ -36,7 +36,6 @@ import net.jqwik.api.Provide;
  */
 class UntrustedTextFuzzTest {
 
-    private static final ArticleSplitter SPLITTER = new ArticleSplitter(false);
     private static final ArticleSplitter WITH_ADDENDA = new ArticleSplitter(true);
     private static final McpRequestRules RULES = new McpRequestRules(List.of("2025-03-26", "2025-06-18", "2025-11-25"), 1 << 20);
 
@@ -66,8 +65,14 @@ class UntrustedTextFuzzTest {
         }
         FrontMatter front = FrontMatter.parse(text);
         assertNotNull(front.body());
-        assertTrue(WITH_ADDENDA.split(front.body(), "t").size() >= SPLITTER.split(front.body(), "t").size(),
-                "including addenda never loses articles");
+        // Articles are cut out of the text, never made up: every body line is a line of the document.
+        // (A first invariant, "including addenda never loses articles", was wrong: numbered articles
+        // after the addenda heading rightly replace a split on headings; jqwik found that in 20,000 tries.)
+        for (Article a : WITH_ADDENDA.split(front.body(), "t")) {
+            for (String line : a.body().split("\n")) {
+                assertTrue(front.body().contains(line), "invented line: " + line);
+            }
+        }
     }
 
     @Property
