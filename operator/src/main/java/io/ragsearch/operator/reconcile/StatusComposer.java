@@ -51,7 +51,7 @@ final class StatusComposer {
         Conditions conditions = new Conditions(old == null ? null : old.conditions, generation(resource), now);
         conditions.set(Conditions.INVALID_SPEC, false, "Valid", "the spec passed every check");
         ready(conditions, spec, readyReplicas, next.endpoint);
-        calibrated(conditions, spec, plan.status());
+        calibrated(conditions, spec, plan.status(), plan.refused());
         memory(conditions, spec, plan);
         clamped(conditions, spec, plan);
         next.conditions = conditions.list();
@@ -71,13 +71,17 @@ final class StatusComposer {
         }
     }
 
-    private static void calibrated(Conditions c, CheckedSpec spec, RerankStatus r) {
+    private static void calibrated(Conditions c, CheckedSpec spec, RerankStatus r, List<String> refused) {
         if (!spec.reranks()) {
             c.set(Conditions.CALIBRATED, true, "NoReranker",
                     "no reranker configured: nothing to measure, the rerank concurrency is unused");
         } else if (RerankStatus.BASIS_MEASURED.equals(r.basis)) {
             c.set(Conditions.CALIBRATED, true, "Measured", "measured by pod " + r.measuredBy + " at " + r.measuredAt
                     + " (" + r.method + "): resident " + Mebibytes.text(r.residentBytes) + ", " + Mebibytes.text(r.perRunBytes) + " per rerank run");
+        } else if (!refused.isEmpty()) {
+            c.set(Conditions.CALIBRATED, false, "ImplausibleMeasurement", "refused: " + String.join("; ", refused)
+                    + (RerankStatus.BASIS_PREVIOUS.equals(r.basis) ? "; using the measurement of an earlier rollout"
+                    : "; concurrency 1 until a pod reports a plausible /calibration"));
         } else if (RerankStatus.BASIS_PREVIOUS.equals(r.basis)) {
             c.set(Conditions.CALIBRATED, false, "AwaitingNewPods", "computed from the measurement of an earlier rollout"
                     + " (same reranker, taken under " + Mebibytes.text(r.measuredUnderLimitBytes) + "); waiting for the new pods' own");
