@@ -1,16 +1,10 @@
 package io.ragsearch.operator.reconcile;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -53,7 +47,7 @@ import java.util.Set;
         @Dependent(name = "network-policy", type = NetworkPolicyDependent.class,
                 reconcilePrecondition = OptionalObjectWanted.NetworkPolicy.class)})
 @ControllerConfiguration(name = "ragsearch")
-public class RagSearchReconciler implements Reconciler<RagSearch>, Cleaner<RagSearch> {
+public class RagSearchReconciler implements Reconciler<RagSearch> {
 
     /**
      * How often to look again while something is pending (pods starting, a secret missing) and
@@ -96,6 +90,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch>, Cleaner<RagSe
 
     @Override
     public UpdateControl<RagSearch> reconcile(RagSearch resource, Context<RagSearch> context) {
+        dropLegacyFinalizer(resource);
         RagSearchStatus old = resource.getStatus();
         SpecCheck.Result checked = SpecCheck.check(resource, new ClusterReferenceLookup(client));
         if (!checked.valid()) {
@@ -121,20 +116,18 @@ public class RagSearchReconciler implements Reconciler<RagSearch>, Cleaner<RagSe
     }
 
     /**
-     * Deletes what this RagSearch owns. On a cluster the garbage collector would too (owner
-     * references); doing it here does not depend on one.
+     * The finalizer an earlier version added (JOSDK's default name). Deletion needs none: every
+     * owned object carries an owner reference, so Kubernetes' garbage collector removes them,
+     * and a RagSearch deleted while the operator is stopped or uninstalled is not left hanging.
      */
-    @Override
-    public DeleteControl cleanup(RagSearch resource, Context<RagSearch> context) {
-        String ns = resource.getMetadata().getNamespace();
-        Map<String, String> owned = Map.of(Names.LABEL_INSTANCE, resource.getMetadata().getName(),
-                Names.LABEL_MANAGED_BY, Names.MANAGED_BY);
-        client.apps().deployments().inNamespace(ns).withLabels(owned).delete();
-        client.resources(Service.class).inNamespace(ns).withLabels(owned).delete();
-        client.resources(ConfigMap.class).inNamespace(ns).withLabels(owned).delete();
-        client.resources(PodDisruptionBudget.class).inNamespace(ns).withLabels(owned).delete();
-        client.resources(NetworkPolicy.class).inNamespace(ns).withLabels(owned).delete();
-        statuses.forget(resource);
-        return DeleteControl.defaultDelete();
+    static final String LEGACY_FINALIZER = "ragsearches.ragsearch.io/finalizer";
+
+    private void dropLegacyFinalizer(RagSearch resource) {
+        if (resource.getMetadata().getFinalizers() != null && resource.getMetadata().getFinalizers().contains(LEGACY_FINALIZER)) {
+            client.resource(resource).edit(r -> {
+                r.getMetadata().getFinalizers().remove(LEGACY_FINALIZER);
+                return r;
+            });
+        }
     }
 }

@@ -22,10 +22,6 @@ final class StatusComposer {
         this.events = events;
     }
 
-    void forget(RagSearch resource) {
-        events.forget(resource);
-    }
-
     /** A spec the reconciler refuses: the old decision and everything running stay as they were. */
     RagSearchStatus invalid(RagSearch resource, RagSearchStatus old, List<String> problems, Instant now) {
         RagSearchStatus next = copyOf(old);
