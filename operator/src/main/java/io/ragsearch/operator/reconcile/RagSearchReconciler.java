@@ -61,6 +61,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
 
     private final KubernetesClient client;
     private final CalibrationReader calibrations;
+    private final DatabaseReader databases;
     private final StatusComposer statuses;
     private final Settings settings;
     private final Clock clock;
@@ -69,6 +70,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
                                Settings settings) {
         this.client = client;
         this.calibrations = new CalibrationReader(calibrationClient, settings.adminPort());
+        this.databases = new DatabaseReader(calibrationClient, settings.adminPort());
         this.statuses = new StatusComposer(new EventRecorder(client));
         this.settings = settings;
         this.clock = Clock.systemUTC();
@@ -109,9 +111,13 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
                 .throwAggregateExceptionIfErrorsPresent();
 
         int ready = pods.readyOfTemplate(manifests.configHash());
-        RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, clock.instant());
+        List<DatabaseReader.PodDatabase> database = resource.getSpec().database == null ? List.of()
+                : databases.read(pods.readyWith(Names.LABEL_INSTANCE, spec.name()));
+        RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, database, clock.instant());
         resource.setStatus(next);
-        boolean settled = ready >= spec.replicas() && (!spec.reranks() || plan.measuredByCurrentPods());
+        // While a pod's database is down, look again soon: the status must show the outage's end.
+        boolean databaseDown = database.stream().anyMatch(d -> !d.state().connected());
+        boolean settled = !databaseDown && ready >= spec.replicas() && (!spec.reranks() || plan.measuredByCurrentPods());
         return UpdateControl.patchStatus(resource).rescheduleAfter(settled ? settings.settled() : settings.pending());
     }
 

@@ -37,7 +37,7 @@ final class StatusComposer {
     }
 
     RagSearchStatus valid(RagSearch resource, RagSearchStatus old, CheckedSpec spec, RerankPlanner.Plan plan,
-                          int readyReplicas, Instant now) {
+                          int readyReplicas, List<DatabaseReader.PodDatabase> databases, Instant now) {
         RagSearchStatus next = new RagSearchStatus();
         next.observedGeneration = resource.getMetadata().getGeneration();
         next.rerank = plan.status();
@@ -50,6 +50,7 @@ final class StatusComposer {
         calibrated(conditions, spec, plan.status(), plan.refused());
         memory(conditions, spec, plan);
         clamped(conditions, spec, plan);
+        database(conditions, spec, databases);
         next.conditions = conditions.list();
         announce(resource, old, next, spec, plan);
         return next;
@@ -84,6 +85,26 @@ final class StatusComposer {
         } else {
             c.set(Conditions.CALIBRATED, false, "AwaitingMeasurement",
                     "no measurement yet: concurrency 1 until a ready pod reports /calibration");
+        }
+    }
+
+    /** Without spec.database: no condition. No pod answered: the last word stands. */
+    private static void database(Conditions c, CheckedSpec spec, List<DatabaseReader.PodDatabase> databases) {
+        if (spec.resource().getSpec().database == null) {
+            c.remove(Conditions.DATABASE_REACHABLE);
+            return;
+        }
+        if (databases.isEmpty()) {
+            return;
+        }
+        List<String> down = databases.stream().filter(d -> !d.state().connected())
+                .map(d -> d.pod() + (d.state().unreachableSince() == null ? "" : " (since " + d.state().unreachableSince() + ")"))
+                .toList();
+        if (down.isEmpty()) {
+            c.set(Conditions.DATABASE_REACHABLE, true, "Connected", databases.size() + " pod(s) report the database connected");
+        } else {
+            c.set(Conditions.DATABASE_REACHABLE, false, "Unreachable", "database unreachable from " + String.join(", ", down)
+                    + "; they keep serving the last good index and stay ready");
         }
     }
 
