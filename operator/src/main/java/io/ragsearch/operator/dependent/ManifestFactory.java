@@ -66,13 +66,21 @@ public final class ManifestFactory {
     }
 
     public static Manifests build(CheckedSpec spec, int concurrency, String calibrationKey) {
+        return build(spec, concurrency, calibrationKey, "");
+    }
+
+    /**
+     * @param secretsDigest a digest of the referenced Secrets' data (empty: none, or not looked
+     *     up, as in render): part of the config hash, so a rotated Secret rolls the pods
+     */
+    public static Manifests build(CheckedSpec spec, int concurrency, String calibrationKey, String secretsDigest) {
         String configYaml = ServerConfigYaml.render(spec);
         ConfigMap configMap = new ConfigMapBuilder()
                 .withMetadata(meta(spec, Names.configMap(spec)))
                 .addToData(Names.CONFIG_FILE, configYaml)
                 .build();
         PodSpec pod = podSpec(spec, concurrency);
-        String hash = hash(Serialization.asJson(pod) + "\n" + configYaml);
+        String hash = hash(Serialization.asJson(pod) + "\n" + configYaml + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest));
         Map<String, String> podLabels = Names.labels(spec.name());
         podLabels.put(Names.CONFIG_HASH, hash);
         podLabels.put(Names.CALIBRATION_KEY, calibrationKey);

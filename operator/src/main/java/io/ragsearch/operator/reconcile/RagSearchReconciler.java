@@ -62,6 +62,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
     private final KubernetesClient client;
     private final CalibrationReader calibrations;
     private final DatabaseReader databases;
+    private final ReferencedSecrets secrets;
     private final StatusComposer statuses;
     private final Settings settings;
     private final Clock clock;
@@ -71,6 +72,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         this.client = client;
         this.calibrations = new CalibrationReader(calibrationClient, settings.adminPort());
         this.databases = new DatabaseReader(calibrationClient, settings.adminPort());
+        this.secrets = new ReferencedSecrets(client);
         this.statuses = new StatusComposer(new EventRecorder(client));
         this.settings = settings;
         this.clock = Clock.systemUTC();
@@ -105,7 +107,8 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         String key = ManifestFactory.calibrationKey(spec);
         RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, old == null ? null : old.rerank,
                 calibrations.read(pods.readyWith(Names.CALIBRATION_KEY, key)));
-        Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency(), key);
+        Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency(), key,
+                secrets.digest(spec.namespace(), resource.getSpec()));
         context.managedWorkflowAndDependentResourceContext().put(Manifests.CONTEXT_KEY, manifests);
         context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow()
                 .throwAggregateExceptionIfErrorsPresent();
