@@ -30,7 +30,7 @@ public final class RunCommand implements Runnable {
     String[] namespaces;
 
     @Option(names = "--health-port", defaultValue = "8080",
-            description = "Port of the operator's own /healthz and /readyz (default ${DEFAULT-VALUE})")
+            description = "Port of the operator's own /healthz, /readyz and /metrics (default ${DEFAULT-VALUE})")
     int healthPort;
 
     @Override
@@ -41,7 +41,7 @@ public final class RunCommand implements Runnable {
         checkReachable(client);
         OperatorRuntime operator = new OperatorRuntime(client, new HttpCalibrationClient(),
                 RagSearchReconciler.Settings.defaults(), watched);
-        HttpServer health = healthServer(operator::healthy);
+        HttpServer health = healthServer(operator::healthy, operator.metrics()::render);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             operator.close();
@@ -80,7 +80,7 @@ public final class RunCommand implements Runnable {
      * /healthz answers while the process runs (a liveness check that depends on the API server
      * would restart the operator for someone else's outage); /readyz when informers are connected.
      */
-    private HttpServer healthServer(BooleanSupplier ready) {
+    private HttpServer healthServer(BooleanSupplier ready, java.util.function.Supplier<String> metrics) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(healthPort), 0);
             server.setExecutor(Executors.newFixedThreadPool(2));
@@ -88,6 +88,10 @@ public final class RunCommand implements Runnable {
             server.createContext("/readyz", ex -> {
                 boolean ok = ready.getAsBoolean();
                 answer(ex, ok ? 200 : 503, ok ? "ready\n" : "informers not connected\n");
+            });
+            server.createContext("/metrics", ex -> {
+                ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                answer(ex, 200, metrics.get());
             });
             server.start();
             return server;

@@ -23,6 +23,7 @@ import io.ragsearch.operator.dependent.ServerConfigMapDependent;
 import io.ragsearch.operator.dependent.ServerDeploymentDependent;
 import io.ragsearch.operator.dependent.ServerServiceDependent;
 import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.metrics.OperatorMetrics;
 import io.ragsearch.operator.model.RagSearchStatus;
 
 import java.time.Clock;
@@ -66,9 +67,16 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
     private final StatusComposer statuses;
     private final Settings settings;
     private final Clock clock;
+    private final OperatorMetrics metrics;
 
     public RagSearchReconciler(KubernetesClient client, io.ragsearch.operator.calibration.CalibrationClient calibrationClient,
                                Settings settings) {
+        this(client, calibrationClient, settings, new OperatorMetrics());
+    }
+
+    public RagSearchReconciler(KubernetesClient client, io.ragsearch.operator.calibration.CalibrationClient calibrationClient,
+                               Settings settings, OperatorMetrics metrics) {
+        this.metrics = metrics;
         this.client = client;
         this.calibrations = new CalibrationReader(calibrationClient, settings.adminPort());
         this.databases = new DatabaseReader(calibrationClient, settings.adminPort());
@@ -94,11 +102,27 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
 
     @Override
     public UpdateControl<RagSearch> reconcile(RagSearch resource, Context<RagSearch> context) {
+        long t0 = System.nanoTime();
+        String outcome = "error";
+        try {
+            UpdateControl<RagSearch> control = reconcileChecked(resource, context);
+            outcome = Conditions.isTrue(resource.getStatus().conditions, Conditions.INVALID_SPEC) ? "invalid" : "valid";
+            return control;
+        } finally {
+            metrics.reconciled(outcome, Duration.ofNanos(System.nanoTime() - t0));
+        }
+    }
+
+    private UpdateControl<RagSearch> reconcileChecked(RagSearch resource, Context<RagSearch> context) {
         dropLegacyFinalizer(resource);
         RagSearchStatus old = resource.getStatus();
         SpecCheck.Result checked = SpecCheck.check(resource, new ClusterReferenceLookup(client));
         if (!checked.valid()) {
             resource.setStatus(statuses.invalid(resource, old, checked.problems(), clock.instant()));
+            RagSearchStatus s = resource.getStatus();
+            metrics.decided(resource.getMetadata().getNamespace(), resource.getMetadata().getName(), new OperatorMetrics.Decision(
+                    s.rerank == null || s.rerank.effective == null ? 1 : s.rerank.effective, s.rerank == null ? null : s.rerank.safe,
+                    s.replicas == null ? 0 : s.replicas, s.readyReplicas == null ? 0 : s.readyReplicas, false));
             // A missing Secret or ConfigMap may appear without the RagSearch changing: look again.
             return UpdateControl.patchStatus(resource).rescheduleAfter(settings.pending());
         }
@@ -118,6 +142,8 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
                 : databases.read(pods.readyWith(Names.LABEL_INSTANCE, spec.name()));
         RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, database, clock.instant());
         resource.setStatus(next);
+        metrics.decided(spec.namespace(), spec.name(), new OperatorMetrics.Decision(plan.effective().concurrency(),
+                plan.safe() == null ? null : plan.safe().safe(), spec.replicas(), ready, true));
         // While a pod's database is down, look again soon: the status must show the outage's end.
         boolean databaseDown = database.stream().anyMatch(d -> !d.state().connected());
         boolean settled = !databaseDown && ready >= spec.replicas() && (!spec.reranks() || plan.measuredByCurrentPods());
