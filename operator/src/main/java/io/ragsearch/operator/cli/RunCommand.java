@@ -33,14 +33,29 @@ public final class RunCommand implements Runnable {
             description = "Port of the operator's own /healthz, /readyz and /metrics (default ${DEFAULT-VALUE})")
     int healthPort;
 
+    @Option(names = "--operator-namespace", defaultValue = "${env:POD_NAMESPACE}",
+            description = "The operator's own namespace (env POD_NAMESPACE, set by the chart): NetworkPolicies open the "
+                    + "admin port to the operator's pods there only; unset: any namespace")
+    String operatorNamespace;
+
+    @Option(names = "--scrape-namespace", defaultValue = "${env:METRICS_SCRAPE_NAMESPACE}",
+            description = "Namespace of a metrics scraper (Prometheus) NetworkPolicies let reach the admin port")
+    String scrapeNamespace;
+
+    @Option(names = "--scrape-pod-labels", split = ",", defaultValue = "${env:METRICS_SCRAPE_POD_LABELS}",
+            description = "Labels (k=v,...) of the scraper's pods")
+    java.util.Map<String, String> scrapePodLabels;
+
     @Override
     public void run() {
         Set<String> watched = namespaces == null ? Set.of() : Arrays.stream(namespaces)
                 .map(String::strip).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
         KubernetesClient client = new KubernetesClientBuilder().build();
         checkReachable(client);
+        io.ragsearch.operator.dependent.AdminAccess admin = new io.ragsearch.operator.dependent.AdminAccess(
+                blankToNull(operatorNamespace), blankToNull(scrapeNamespace), scrapePodLabels);
         OperatorRuntime operator = new OperatorRuntime(client, new HttpCalibrationClient(),
-                RagSearchReconciler.Settings.defaults(), watched);
+                RagSearchReconciler.Settings.defaults().withAdminAccess(admin), watched);
         HttpServer health = healthServer(operator::healthy, operator.metrics()::render);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -57,6 +72,10 @@ public final class RunCommand implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
     }
 
     /** Says where it looked and what to do, instead of an informer's stack trace. */

@@ -66,14 +66,16 @@ public final class ManifestFactory {
     }
 
     public static Manifests build(CheckedSpec spec, int concurrency, String calibrationKey) {
-        return build(spec, concurrency, calibrationKey, "");
+        return build(spec, concurrency, calibrationKey, "", AdminAccess.UNKNOWN);
     }
 
     /**
      * @param secretsDigest a digest of the referenced Secrets' data (empty: none, or not looked
      *     up, as in render): part of the config hash, so a rotated Secret rolls the pods
+     * @param admin who may reach the admin port under a NetworkPolicy
      */
-    public static Manifests build(CheckedSpec spec, int concurrency, String calibrationKey, String secretsDigest) {
+    public static Manifests build(CheckedSpec spec, int concurrency, String calibrationKey, String secretsDigest,
+                                  AdminAccess admin) {
         String configYaml = ServerConfigYaml.render(spec);
         ConfigMap configMap = new ConfigMapBuilder()
                 .withMetadata(meta(spec, Names.configMap(spec)))
@@ -108,7 +110,7 @@ public final class ManifestFactory {
                 .withTargetPort(new IntOrString(Names.MCP_PORT_NAME)).withProtocol("TCP").endPort()
                 .endSpec()
                 .build();
-        return new Manifests(configMap, deployment, service, disruptionBudget(spec), networkPolicy(spec), hash);
+        return new Manifests(configMap, deployment, service, disruptionBudget(spec), networkPolicy(spec, admin), hash);
     }
 
     private static PodSpec podSpec(CheckedSpec spec, int concurrency) {
@@ -256,7 +258,7 @@ public final class ManifestFactory {
                 .build();
     }
 
-    private static NetworkPolicy networkPolicy(CheckedSpec spec) {
+    private static NetworkPolicy networkPolicy(CheckedSpec spec, AdminAccess admin) {
         var access = spec.spec().networkPolicy;
         if (access == null) {
             return null;
@@ -266,10 +268,22 @@ public final class ManifestFactory {
         if (access.clientNamespaceLabels != null) {
             clients.withNewNamespaceSelector().withMatchLabels(access.clientNamespaceLabels).endNamespaceSelector();
         }
+        // The operator's pods, in the operator's namespace only (any namespace when it is not known, as in render).
         NetworkPolicyPeer operator = new NetworkPolicyPeerBuilder()
-                .withNewNamespaceSelector().endNamespaceSelector()
+                .withNewNamespaceSelector().withMatchLabels(admin.operatorNamespace() == null ? Map.of()
+                        : Map.of(AdminAccess.NAMESPACE_NAME_LABEL, admin.operatorNamespace())).endNamespaceSelector()
                 .withNewPodSelector().addToMatchLabels(Names.LABEL_NAME, Names.MANAGED_BY).endPodSelector()
                 .build();
+        List<NetworkPolicyPeer> adminPeers = new ArrayList<>(List.of(operator));
+        if (admin.scraped()) {
+            NetworkPolicyPeerBuilder scraper = new NetworkPolicyPeerBuilder().withNewPodSelector()
+                    .withMatchLabels(admin.scrapePodLabels() == null ? Map.of() : admin.scrapePodLabels()).endPodSelector();
+            if (admin.scrapeNamespace() != null) {
+                scraper.withNewNamespaceSelector().withMatchLabels(Map.of(AdminAccess.NAMESPACE_NAME_LABEL, admin.scrapeNamespace()))
+                        .endNamespaceSelector();
+            }
+            adminPeers.add(scraper.build());
+        }
         return new NetworkPolicyBuilder()
                 .withMetadata(meta(spec, spec.name()))
                 .withNewSpec()
@@ -277,7 +291,7 @@ public final class ManifestFactory {
                 .withPolicyTypes("Ingress")
                 .addNewIngress().withFrom(clients.build())
                 .addNewPort().withPort(new IntOrString(Names.MCP_PORT)).withProtocol("TCP").endPort().endIngress()
-                .addNewIngress().withFrom(operator)
+                .addNewIngress().withFrom(adminPeers)
                 .addNewPort().withPort(new IntOrString(Names.ADMIN_PORT)).withProtocol("TCP").endPort().endIngress()
                 .endSpec()
                 .build();

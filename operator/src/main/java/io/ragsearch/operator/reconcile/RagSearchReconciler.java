@@ -13,6 +13,7 @@ import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.ragsearch.operator.dependent.AdminAccess;
 import io.ragsearch.operator.dependent.DisruptionBudgetDependent;
 import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.dependent.Manifests;
@@ -52,11 +53,19 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
 
     /**
      * How often to look again while something is pending (pods starting, a secret missing) and
-     * once settled; the admin port where pods answer /calibration.
+     * once settled; the admin port where pods answer /calibration; who may reach it under a NetworkPolicy.
      */
-    public record Settings(Duration pending, Duration settled, int adminPort) {
+    public record Settings(Duration pending, Duration settled, int adminPort, AdminAccess adminAccess) {
+        public Settings(Duration pending, Duration settled, int adminPort) {
+            this(pending, settled, adminPort, AdminAccess.UNKNOWN);
+        }
+
         public static Settings defaults() {
             return new Settings(Duration.ofSeconds(10), Duration.ofMinutes(5), Names.ADMIN_PORT);
+        }
+
+        public Settings withAdminAccess(AdminAccess access) {
+            return new Settings(pending, settled, adminPort, access);
         }
     }
 
@@ -132,7 +141,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, old == null ? null : old.rerank,
                 calibrations.read(pods.readyWith(Names.CALIBRATION_KEY, key)));
         Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency(), key,
-                secrets.digest(spec.namespace(), resource.getSpec()));
+                secrets.digest(spec.namespace(), resource.getSpec()), settings.adminAccess());
         context.managedWorkflowAndDependentResourceContext().put(Manifests.CONTEXT_KEY, manifests);
         context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow()
                 .throwAggregateExceptionIfErrorsPresent();
