@@ -55,10 +55,13 @@ class DeletionWithoutOperatorTest {
         assertEquals(owner.getMetadata().getUid(), running.getMetadata().getOwnerReferences().get(0).getUid(),
                 "the Deployment is owned: the garbage collector will take it");
 
+        OwnerGarbageCollector gc = new OwnerGarbageCollector(client);
+        assertEquals(0, gc.collect(), "nothing is collected while its owner exists");
+        assertNotNull(MockCluster.deployment(client, ns, "rules"));
+
         // The operator is stopped (uninstalled, CRD kept). Deleting the RagSearch must not hang.
         client.resource(owner).delete();
         await().atMost(Duration.ofSeconds(5)).until(() -> MockCluster.get(client, ns, "rules") == null);
-        OwnerGarbageCollector gc = new OwnerGarbageCollector(client);
         assertTrue(gc.collect() >= 3, "Deployment, Service and ConfigMap collected");
         assertEquals(null, MockCluster.deployment(client, ns, "rules"));
         assertEquals(null, client.services().inNamespace(ns).withName("rules").get());
