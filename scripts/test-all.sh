@@ -13,3 +13,7 @@ fi
 source scripts/test-postgres.sh
 
 mvn -B -ntp verify "$@"
+
+# The official MCP conformance scenarios against the README's `serve` (installs Node 22 and the
+# suite from npm into a cache directory on first use).
+scripts/conformance.sh

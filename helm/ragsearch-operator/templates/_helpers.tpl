@@ -66,3 +66,10 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   resources: ["events"]
   verbs: ["create", "patch"]
 {{- end -}}
+
+{{/* A label map as k=v,k=v (sorted), for METRICS_SCRAPE_POD_LABELS. */}}
+{{- define "ragsearch-operator.labelList" -}}
+{{- $pairs := list -}}
+{{- range $k, $v := . -}}{{- $pairs = append $pairs (printf "%s=%s" $k $v) -}}{{- end -}}
+{{- join "," $pairs -}}
+{{- end -}}

@@ -1,117 +1,166 @@
 package io.ragsearch.admin;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The admin listener: probes, /info and /metrics on their own port and their own threads
- * (the JDK's HTTP server, not Jetty's pool), so nothing here ever waits behind tool work.
+ * The admin listener: probes, /info, /calibration and /metrics on their own port and their own
+ * small Jetty (own threads, not the MCP listener's), so nothing here waits behind tool work.
+ *
+ * <p>Jetty parses request lines and headers without holding a thread, so clients that send a
+ * byte a second cost a socket, not a handler thread; the idle timeout closes them and the
+ * connection limit bounds the sockets. Paths match exactly ({@code /infox} is 404).
  */
 public final class AdminServer implements AutoCloseable {
 
-    /** Probes are cheap and few; two threads keep one slow scrape from delaying a probe. */
-    private static final int THREADS = 2;
+    /** A probe must answer within its 1–3 s timeout; a client silent for this long is dropped. */
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
+    /** Probes, the operator and one scraper need a handful; beyond this, new connections wait in the backlog. */
+    static final int MAX_CONNECTIONS = 64;
+    /** Acceptor, selector and a few handler threads: handlers only read in-memory state. */
+    private static final int THREADS = 8;
+    /** No admin request needs more than a request line and a few headers. */
+    private static final int MAX_HEADER_BYTES = 8 * 1024;
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final Server server;
+    private final ServerConnector connector;
+    private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
+
+    /** One admin response. */
+    private record Reply(int status, String type, String body) {
+    }
+
+    @FunctionalInterface
+    private interface Endpoint {
+        Reply answer();
+    }
 
     public AdminServer(String bindAddress, int port, HealthState health, Metrics metrics,
                        Supplier<Map<String, Object>> info, Supplier<Optional<Object>> calibration) throws IOException {
-        server = HttpServer.create(new InetSocketAddress(bindAddress, port), 64);
-        AtomicInteger n = new AtomicInteger();
-        executor = Executors.newFixedThreadPool(THREADS, r -> {
-            Thread t = new Thread(r, "admin-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(executor);
-        server.createContext("/livez", ex -> respond(ex, 200, "text/plain", "ok\n"));
-        server.createContext("/startupz", ex -> {
+        QueuedThreadPool threads = new QueuedThreadPool(THREADS, 2);
+        threads.setName("admin");
+        threads.setDaemon(true);
+        server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        http.setRequestHeaderSize(MAX_HEADER_BYTES);
+        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(bindAddress);
+        connector.setPort(port);
+        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        server.addConnector(connector);
+        server.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
+        server.setErrorHandler(new PlainErrorHandler());
+
+        endpoints.put("/livez", () -> text(200, "ok\n"));
+        endpoints.put("/startupz", () -> {
             if (health.started()) {
-                respond(ex, 200, "text/plain", "started\n");
-            } else {
-                Map<String, Object> body = new LinkedHashMap<>();
-                body.put("status", "starting");
-                body.put("phase", health.startupPhase());
-                health.startupFailure().ifPresent(f -> body.put("failure", f));
-                respondJson(ex, 503, body);
+                return text(200, "started\n");
+            }
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("status", "starting");
+            body.put("phase", health.startupPhase());
+            health.startupFailure().ifPresent(f -> body.put("failure", f));
+            return json(503, body);
+        });
+        endpoints.put("/readyz", () -> health.notReadyReason()
+                .map(reason -> json(503, Map.of("status", "not ready", "reason", reason)))
+                .orElseGet(() -> text(200, "ready\n")));
+        endpoints.put("/info", () -> json(200, info.get()));
+        endpoints.put("/calibration", () -> calibration.get()
+                .map(measured -> json(200, measured))
+                .orElseGet(() -> json(503, Map.of("status", "not measured", "phase", health.startupPhase()))));
+        endpoints.put("/metrics", () -> new Reply(200, "text/plain; version=0.0.4; charset=utf-8", metrics.render()));
+        server.setHandler(new Handler.Abstract.NonBlocking() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                respond(request, response, callback);
+                return true;
             }
         });
-        server.createContext("/readyz", ex -> {
-            Optional<String> reason = health.notReadyReason();
-            if (reason.isEmpty()) {
-                respond(ex, 200, "text/plain", "ready\n");
-            } else {
-                respondJson(ex, 503, Map.of("status", "not ready", "reason", reason.get()));
-            }
-        });
-        server.createContext("/info", ex -> respondJson(ex, 200, info.get()));
-        server.createContext("/calibration", ex -> {
-            Optional<Object> measured = calibration.get();
-            if (measured.isPresent()) {
-                respondJson(ex, 200, measured.get());
-            } else {
-                respondJson(ex, 503, Map.of("status", "not measured", "phase", health.startupPhase()));
-            }
-        });
-        server.createContext("/metrics", ex -> respond(ex, 200, "text/plain; version=0.0.4", metrics.render()));
+    }
+
+    private void respond(Request request, Response response, Callback callback) {
+        Endpoint endpoint = endpoints.get(Request.getPathInContext(request));
+        String method = request.getMethod();
+        Reply reply;
+        if (endpoint == null) {
+            reply = text(404, "not found\n");
+        } else if (!method.equals("GET") && !method.equals("HEAD")) {
+            reply = text(405, "method not allowed\n");
+            response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
+        } else {
+            reply = endpoint.answer();
+        }
+        byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
+        response.setStatus(reply.status());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, reply.type());
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        response.write(true, method.equals("HEAD") ? ByteBuffer.allocate(0) : ByteBuffer.wrap(bytes), callback);
+    }
+
+    private static Reply text(int status, String body) {
+        return new Reply(status, "text/plain; charset=utf-8", body);
+    }
+
+    private static Reply json(int status, Object body) {
+        return new Reply(status, "application/json; charset=utf-8", JSON.writeValueAsString(body) + "\n");
+    }
+
+    /** Jetty's own errors (a header too large, a bad request line): status and reason, nothing more. */
+    private static final class PlainErrorHandler extends ErrorHandler {
+        @Override
+        protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+                                        Callback callback) {
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+            response.write(true, ByteBuffer.wrap((code + " " + HttpStatus.getMessage(code) + "\n")
+                    .getBytes(StandardCharsets.UTF_8)), callback);
+        }
     }
 
     public void start() {
-        server.start();
+        try {
+            server.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the admin listener on port " + connector.getPort() + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     public int port() {
-        return server.getAddress().getPort();
-    }
-
-    private static void respondJson(HttpExchange ex, int status, Object body) throws IOException {
-        respond(ex, status, "application/json", JSON.writeValueAsString(body) + "\n");
-    }
-
-    private static void respond(HttpExchange ex, int status, String type, String body) throws IOException {
-        try (ex) {
-            if (!ex.getRequestMethod().equals("GET") && !ex.getRequestMethod().equals("HEAD")) {
-                status = 405;
-                body = "method not allowed\n";
-                type = "text/plain";
-            }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().set("Content-Type", type + (type.contains("charset") ? "" : "; charset=utf-8"));
-            ex.getResponseHeaders().set("Cache-Control", "no-store");
-            boolean head = ex.getRequestMethod().equals("HEAD");
-            ex.sendResponseHeaders(status, head ? -1 : bytes.length);
-            if (!head) {
-                try (OutputStream out = ex.getResponseBody()) {
-                    out.write(bytes);
-                }
-            }
-        }
+        return connector.getLocalPort();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
         try {
-            executor.awaitTermination(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            server.stop();
+        } catch (Exception e) {
+            // stopping anyway
         }
     }
 }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads this process's memory where the limit applies: the cgroup's own usage counter when the
@@ -18,6 +20,8 @@ import java.util.Set;
  * {@code method} and {@code reason} say which and why.
  */
 public final class MemoryProbe {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MemoryProbe.class);
 
     private static final long NO_LIMIT_ABOVE = 1L << 60;
     /** An init or shell wrapper stays far below this; a parent JVM (a test runner) does not. */
@@ -81,9 +85,13 @@ public final class MemoryProbe {
                 if (Files.isReadable(candidate.resolve(usage))) {
                     Optional<String> foreign = foreignProcess(candidate, pid);
                     if (foreign.isEmpty()) {
-                        return new MemoryProbe(v2 ? Method.CGROUP_V2 : Method.CGROUP_V1, candidate, "own cgroup " + candidate);
+                        LOG.info("memory measured in cgroup {}", candidate);
+                        return new MemoryProbe(v2 ? Method.CGROUP_V2 : Method.CGROUP_V1, candidate,
+                                "own cgroup (" + (v2 ? "v2" : "v1") + ")");
                     }
-                    why = "cgroup " + candidate + " also holds " + foreign.get();
+                    // /calibration is unauthenticated: the host's cgroup path and other PIDs stay in the log.
+                    LOG.info("cgroup {} not used: it also holds {}", candidate, foreign.get());
+                    why = "the memory cgroup also holds other processes (" + foreign.get().replaceAll("process \\d+", "a process") + ")";
                     break;
                 }
             }

@@ -19,15 +19,19 @@ final class FetchCommand implements Callable<Integer> {
     @Option(names = "--sha256", required = true, description = "hex sha256 of the archive")
     String sha256;
 
-    @Option(names = "--to", required = true, description = "directory to unpack into (replaced as a whole)")
+    @Option(names = "--to", required = true, description = "directory to unpack into: absent, empty, or one an earlier fetch made (it is replaced as a whole)")
     Path to;
 
     @Option(names = "--max-bytes", defaultValue = "4294967296", description = "largest archive accepted (default 4 GiB)")
     long maxBytes;
 
+    @Option(names = "--max-unpacked-bytes", defaultValue = "8589934592",
+            description = "most the archive may unpack to (default 8 GiB)")
+    long maxUnpackedBytes;
+
     @Override
     public Integer call() throws Exception {
-        ModelFetcher.Outcome outcome = new ModelFetcher(maxBytes).fetch(url, sha256, to);
+        ModelFetcher.Outcome outcome = new ModelFetcher(maxBytes, maxUnpackedBytes).fetch(url, sha256, to);
         System.out.println(outcome == ModelFetcher.Outcome.FETCHED
                 ? "fetched " + url + " into " + to + " (sha256 verified)"
                 : to + " already holds the model with sha256 " + sha256 + "; nothing to do");

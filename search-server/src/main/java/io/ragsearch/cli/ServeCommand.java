@@ -23,7 +23,7 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--admin-port", paramLabel = "PORT", description = "Admin port (default 8081; 0 = any free port).")
     Integer adminPort;
 
-    @Option(names = "--bind", paramLabel = "ADDRESS", description = "Address to listen on (default 0.0.0.0).")
+    @Option(names = "--bind", paramLabel = "ADDRESS", description = "Address to listen on (default 127.0.0.1, loopback only; 0.0.0.0 for all interfaces).")
     String bind;
 
     @Override

@@ -41,7 +41,9 @@ public final class ConfigLoader {
             return new ServerConfig(null, null, null, null, null);
         }
         try {
-            return YAML.readValue(yaml, ServerConfig.class);
+            ServerConfig config = YAML.readValue(yaml, ServerConfig.class);
+            // A document that is only "---", "~" or "null" holds no settings: the defaults, as for an empty file.
+            return config != null ? config : new ServerConfig(null, null, null, null, null);
         } catch (JacksonException e) {
             throw new ConfigException("configuration " + origin + " is not valid: " + e.getOriginalMessage()
                     + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr() + ")" : ""), e);

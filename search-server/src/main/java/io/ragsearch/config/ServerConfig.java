@@ -28,12 +28,18 @@ public record ServerConfig(Server server, Models models, Rerank rerank, Database
                          Integer toolQueue, Integer maxInFlightRequests, Integer maxQueryChars,
                          List<String> allowedHosts, List<String> allowedOrigins) {
 
+        /**
+         * Loopback: a developer's `serve` is not reachable from the network unless asked
+         * (`--bind 0.0.0.0`); the operator sets 0.0.0.0 in pods explicitly.
+         */
+        public static final String DEFAULT_BIND = "127.0.0.1";
+
         public static Server defaults() {
             return new Server(null, null, null, null, null, null, null, null, null);
         }
 
         public String bindAddressOrDefault() {
-            return bindAddress == null ? "0.0.0.0" : bindAddress;
+            return bindAddress == null ? DEFAULT_BIND : bindAddress;
         }
 
         public int mcpPortOrDefault() {

@@ -20,7 +20,6 @@ public final class ArticleSplitter {
 
     static final String WHOLE_DOCUMENT_LABEL = "full-text";
 
-    private static final Pattern HEADING = Pattern.compile("^(#{1,6})\\s+(.*?)\\s*#*\\s*$");
     /** Korean label with optional 의-branch, spaces tolerated: 제18조, 제76조의3, 제 2 조. */
     private static final Pattern KOREAN_LABEL =
             Pattern.compile("^(제\\s*\\d+\\s*조(?:\\s*의\\s*\\d+)?)(?=\\s|\\(|$)\\s*(?:\\(([^)]*)\\))?\\s*(.*)$");
@@ -30,7 +29,7 @@ public final class ArticleSplitter {
             Pattern.CASE_INSENSITIVE);
     /** A plain (non-heading) line starts an article only with its title in parentheses, or alone. */
     private static final Pattern PLAIN_KOREAN_ARTICLE =
-            Pattern.compile("^(제\\d+조(?:의\\d+)?)\\s*(?:\\(([^)]*)\\)\\s*(.*)|\\s*)$");
+            Pattern.compile("^(제\\d+조(?:의\\d+)?)\\s*(?:\\(([^)]*)\\)\\s*(.*))?$");
     private static final Pattern ADDENDA_HEADING = Pattern.compile("^#{1,6}\\s*부\\s*칙(\\s|<|$).*");
     private static final Pattern ADDENDA_LINE = Pattern.compile("^부\\s*칙\\s*(<[^>]*>)?\\s*$");
     private static final Pattern DELETED =
@@ -65,9 +64,10 @@ public final class ArticleSplitter {
     /** The document's title from its first level-one heading, if any. */
     public static Optional<String> firstTitleHeading(String body) {
         return body.lines()
-                .map(HEADING::matcher)
-                .filter(m -> m.matches() && m.group(1).length() == 1)
-                .map(m -> m.group(2).strip())
+                .map(MarkdownHeading::parse)
+                .flatMap(Optional::stream)
+                .filter(h -> h.level() == 1)
+                .map(h -> h.text().strip())
                 .findFirst();
     }
 
@@ -86,19 +86,13 @@ public final class ArticleSplitter {
         OpenArticle open = null;
         for (String raw : lines) {
             String line = raw.strip();
-            Matcher heading = HEADING.matcher(line);
-            Optional<OpenArticle> start = Optional.empty();
-            int level = 0;
-            if (heading.matches()) {
-                level = heading.group(1).length();
-                start = numberedStart(heading.group(2), level);
-            } else {
-                start = plainStart(line);
-            }
+            Optional<MarkdownHeading> heading = MarkdownHeading.parse(line);
+            int level = heading.map(MarkdownHeading::level).orElse(0);
+            Optional<OpenArticle> start = heading.isPresent() ? numberedStart(heading.get().text(), level) : plainStart(line);
             if (start.isPresent()) {
                 out.close(open);
                 open = start.get();
-            } else if (heading.matches() && open != null && (open.level == 0 || level <= open.level)) {
+            } else if (heading.isPresent() && open != null && (open.level == 0 || level <= open.level)) {
                 // A chapter or section heading ends the article; it belongs to no article.
                 out.close(open);
                 open = null;
@@ -144,16 +138,16 @@ public final class ArticleSplitter {
         OpenArticle open = null;
         boolean titleSkipped = false;
         for (String raw : lines) {
-            Matcher heading = HEADING.matcher(raw.strip());
-            if (heading.matches()) {
-                int level = heading.group(1).length();
+            Optional<MarkdownHeading> heading = MarkdownHeading.parse(raw.strip());
+            if (heading.isPresent()) {
+                int level = heading.get().level();
                 if (level == 1 && splitLevel > 1 && !titleSkipped) {
                     titleSkipped = true;
                     continue;
                 }
                 if (level <= splitLevel) {
                     out.close(open);
-                    String text = heading.group(2).strip();
+                    String text = heading.get().text().strip();
                     open = new OpenArticle(text, text, level, "");
                     continue;
                 }
@@ -171,9 +165,9 @@ public final class ArticleSplitter {
         int titles = 0;
         int shallowest = 7;
         for (String raw : lines) {
-            Matcher heading = HEADING.matcher(raw.strip());
-            if (heading.matches()) {
-                int level = heading.group(1).length();
+            Optional<MarkdownHeading> heading = MarkdownHeading.parse(raw.strip());
+            if (heading.isPresent()) {
+                int level = heading.get().level();
                 if (level == 1) {
                     titles++;
                 } else {

@@ -1,6 +1,7 @@
 package io.ragsearch.corpus;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -19,12 +20,20 @@ import java.util.stream.Stream;
 /**
  * Loads a project from a directory of Markdown/text files: one file is one document, its id the
  * path below the directory without extension. A file that cannot be read is reported and left
- * out; the rest of the project still loads.
+ * out; the rest of the project still loads. So is a file that resolves (through a symbolic link)
+ * outside the corpus directory — a corpus from a git repository can carry a link to
+ * /proc/self/environ — and a file over {@link #MAX_FILE_BYTES}.
  */
 public final class CorpusLoader {
 
     /** Globs over the path below the project directory: Markdown and text files at any depth. */
     public static final List<String> DEFAULT_INCLUDE = List.of("**.md", "**.markdown", "**.txt");
+
+    /**
+     * Far above any statute or rulebook (the largest Korean statute is about 1 MB); a file past
+     * it is reported and skipped rather than read whole into memory.
+     */
+    public static final long MAX_FILE_BYTES = 32L << 20;
 
     private final ArticleSplitter splitter;
     private final List<PathMatcher> include;
@@ -46,10 +55,20 @@ public final class CorpusLoader {
         }
         List<Document> documents = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        Path root = directory.toRealPath();
         for (Path file : sourceFiles(directory)) {
             String id = documentId(directory, file);
             try {
-                byte[] bytes = Files.readAllBytes(file);
+                Path real = file.toRealPath();
+                if (!real.startsWith(root)) {
+                    problems.add(id + ": a link that leads outside the corpus directory, left out");
+                    continue;
+                }
+                byte[] bytes = readCapped(real);
+                if (bytes == null) {
+                    problems.add(id + ": larger than " + (MAX_FILE_BYTES >> 20) + " MiB, left out");
+                    continue;
+                }
                 Document doc = parse(id, bytes, problems);
                 if (doc.articles().isEmpty()) {
                     problems.add(id + ": no text, left out");
@@ -59,10 +78,23 @@ public final class CorpusLoader {
             } catch (CharacterCodingException e) {
                 problems.add(id + ": not UTF-8 text, left out");
             } catch (IOException e) {
-                problems.add(id + ": cannot be read (" + e.getMessage() + "), left out");
+                // The exception's message carries the absolute path; load problems are shown by /info.
+                problems.add(id + ": cannot be read (" + (e instanceof java.nio.file.AccessDeniedException
+                        ? "permission denied" : "I/O error") + "), left out");
             }
         }
         return new LoadedCorpus(new Corpus(project, documents, versionOf(documents)), problems);
+    }
+
+    /** The file's bytes, or null when it holds more than the cap (read bounded: a reported size can lie). */
+    private static byte[] readCapped(Path file) throws IOException {
+        if (Files.size(file) > MAX_FILE_BYTES) {
+            return null;
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
+            return bytes.length > MAX_FILE_BYTES ? null : bytes;
+        }
     }
 
     /** Parses one document; {@code problems} receives what was wrong but recoverable. */

@@ -24,17 +24,29 @@ import java.util.zip.ZipInputStream;
  * Downloads a model archive (.zip holding model.onnx and tokenizer.json), checks its sha256 and
  * unpacks it into a directory. Runs as the pod's init container: a restart after success finds
  * the same digest recorded and does nothing; a failure leaves no half-written model behind.
+ *
+ * <p>The target directory is replaced as a whole, so fetch only ever replaces a directory it
+ * made itself (its marker file records the digest): an empty or absent directory is fine, a
+ * directory with anything else in it — a user's files, {@code .}, {@code /} — is refused.
  */
 public final class ModelFetcher {
 
-    static final String DIGEST_FILE = ".sha256";
+    /** fetch's own marker, holding the digest of what it unpacked. */
+    static final String DIGEST_FILE = ".ragsearch-fetch";
+    /** A zip's entries are capped in number too: a million empty entries is an attack, not a model. */
+    static final int MAX_ENTRIES = 10_000;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
 
     private final long maxBytes;
+    private final long maxUnpackedBytes;
 
-    /** @param maxBytes the largest archive accepted (a wrong URL must not fill the volume) */
-    public ModelFetcher(long maxBytes) {
+    /**
+     * @param maxBytes the largest archive accepted (a wrong URL must not fill the volume)
+     * @param maxUnpackedBytes the most it may unpack to (a 1 MB zip can unpack to gigabytes)
+     */
+    public ModelFetcher(long maxBytes, long maxUnpackedBytes) {
         this.maxBytes = maxBytes;
+        this.maxUnpackedBytes = maxUnpackedBytes;
     }
 
     public enum Outcome { FETCHED, ALREADY_PRESENT }
@@ -52,10 +64,14 @@ public final class ModelFetcher {
                 && Files.isRegularFile(target.resolve("model.onnx")) && Files.isRegularFile(target.resolve("tokenizer.json"))) {
             return Outcome.ALREADY_PRESENT;
         }
-        Path parent = target.toAbsolutePath().getParent();
+        refuseForeign(target);
+        Path parent = target.toAbsolutePath().normalize().getParent();
         Files.createDirectories(parent);
-        Path archive = Files.createTempFile(parent, ".download-", ".zip");
-        Path staging = parent.resolve("." + target.getFileName() + ".partial");
+        String prefix = "." + target.toAbsolutePath().normalize().getFileName() + ".download-";
+        removeStaleDownloads(parent, prefix);
+        Path archive = Files.createTempFile(parent, prefix, ".zip");
+        archive.toFile().deleteOnExit(); // an interrupted fetch (Ctrl-C, SIGTERM) leaves no archive behind
+        Path staging = parent.resolve("." + target.toAbsolutePath().normalize().getFileName() + ".partial");
         try {
             String actual = download(url, archive);
             if (!actual.equals(expected)) {
@@ -64,7 +80,7 @@ public final class ModelFetcher {
             }
             deleteTree(staging);
             Files.createDirectories(staging);
-            unzip(archive, staging);
+            unzip(archive, staging, maxUnpackedBytes);
             for (String required : new String[]{"model.onnx", "tokenizer.json"}) {
                 if (!Files.isRegularFile(staging.resolve(required))) {
                     throw new IOException(url + " holds no " + required + " at its top level");
@@ -77,6 +93,39 @@ public final class ModelFetcher {
         } finally {
             Files.deleteIfExists(archive);
             deleteTree(staging);
+        }
+    }
+
+    /** A directory fetch may replace: absent, empty, or one it made itself; never the working directory or a root. */
+    static void refuseForeign(Path target) throws IOException {
+        Path absolute = target.toAbsolutePath().normalize();
+        Path cwd = Path.of("").toAbsolutePath().normalize();
+        if (absolute.getParent() == null || cwd.startsWith(absolute)) {
+            throw new IOException("--to " + target + " is the working directory, one of its parents or a root; "
+                    + "give a directory of its own (it is replaced as a whole)");
+        }
+        if (!Files.exists(absolute, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (!Files.isDirectory(absolute, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException("--to " + target + " exists and is not a directory");
+        }
+        boolean ours = Files.isRegularFile(absolute.resolve(DIGEST_FILE));
+        try (Stream<Path> entries = Files.list(absolute)) {
+            if (!ours && entries.findAny().isPresent()) {
+                throw new IOException("--to " + target + " is not empty and was not made by fetch (no " + DIGEST_FILE
+                        + " in it); fetch replaces its directory as a whole, so give an empty or new one");
+            }
+        }
+    }
+
+    /** Archives a killed fetch left behind (SIGKILL runs no cleanup). */
+    private static void removeStaleDownloads(Path parent, String prefix) throws IOException {
+        try (Stream<Path> entries = Files.list(parent)) {
+            for (Path p : entries.filter(p -> p.getFileName().toString().startsWith(prefix)
+                    && p.getFileName().toString().endsWith(".zip")).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 
@@ -111,11 +160,14 @@ public final class ModelFetcher {
         return HexFormat.of().formatHex(digest.digest());
     }
 
-    private static void unzip(Path archive, Path into) throws IOException {
-        boolean any = false;
+    private static void unzip(Path archive, Path into, long maxUnpackedBytes) throws IOException {
+        int entries = 0;
+        long unpacked = 0;
         try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(archive))) {
             for (ZipEntry entry; (entry = zip.getNextEntry()) != null; ) {
-                any = true;
+                if (++entries > MAX_ENTRIES) {
+                    throw new IOException("the archive has more than " + MAX_ENTRIES + " entries");
+                }
                 Path out = into.resolve(entry.getName()).normalize();
                 // An entry like ../../etc/x must not write outside the model directory.
                 if (!out.startsWith(into)) {
@@ -125,13 +177,29 @@ public final class ModelFetcher {
                     Files.createDirectories(out);
                 } else {
                     Files.createDirectories(out.getParent());
-                    Files.copy(zip, out, StandardCopyOption.REPLACE_EXISTING);
+                    unpacked += copyCapped(zip, out, maxUnpackedBytes - unpacked);
                 }
             }
         }
-        if (!any) {
+        if (entries == 0) {
             throw new IOException("the download is not a zip archive (or an empty one)");
         }
+    }
+
+    /** Copies one entry, counting what it really unpacks to (the sizes in a zip's headers can lie). */
+    private static long copyCapped(InputStream in, Path out, long remaining) throws IOException {
+        long written = 0;
+        byte[] buffer = new byte[1 << 16];
+        try (OutputStream o = Files.newOutputStream(out)) {
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                written += n;
+                if (written > remaining) {
+                    throw new IOException("the archive unpacks to more than the limit (--max-unpacked-bytes)");
+                }
+                o.write(buffer, 0, n);
+            }
+        }
+        return written;
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -14,7 +14,10 @@ import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.EagerContentHandler;
 import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -34,6 +37,10 @@ public final class McpHttpServer implements AutoCloseable {
     static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
     /** JSON-RPC requests of these tools are small; a megabyte is far beyond any honest one. */
     private static final int MAX_BODY_BYTES = 1 << 20;
+    /** Far below any real client's rate, far above a slow-body attack's byte a second. */
+    static final long MIN_BODY_BYTES_PER_SECOND = 1024;
+    /** A connection that sends nothing for this long is closed (it holds a socket, never a permit). */
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
     /** Threads beyond the in-flight cap, for acceptors, selectors and requests being suspended. */
     private static final int SPARE_THREADS = 16;
 
@@ -49,9 +56,9 @@ public final class McpHttpServer implements AutoCloseable {
     /** @param bearerToken when set, /mcp answers 401 to requests without {@code Authorization: Bearer <it>} */
     public McpHttpServer(String bindAddress, int port, int maxInFlight, TransportSecurityPolicy security,
                          List<AsyncToolSpecification> tools, String version, String bearerToken) {
+        // Host/Origin are checked by OriginHostFilter (with clean errors), not by the SDK's validator.
         HttpServletStatelessServerTransport transport = HttpServletStatelessServerTransport.builder()
                 .messageEndpoint(PATH)
-                .securityValidator(security.validator())
                 .maxRequestSize(MAX_BODY_BYTES)
                 .build();
         this.mcp = McpServer.async(transport)
@@ -65,7 +72,13 @@ public final class McpHttpServer implements AutoCloseable {
         QueuedThreadPool threads = new QueuedThreadPool(maxInFlight + SPARE_THREADS, 4);
         threads.setName("mcp-http");
         this.jetty = new Server(threads);
-        this.connector = new ServerConnector(jetty);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        // A body that trickles in is dropped: below this rate a client is not sending a JSON-RPC message.
+        http.setMinRequestDataRate(MIN_BODY_BYTES_PER_SECOND);
+        this.connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
         connector.setHost(bindAddress);
         connector.setPort(port);
         jetty.addConnector(connector);
@@ -75,12 +88,15 @@ public final class McpHttpServer implements AutoCloseable {
         ServletHolder servlet = new ServletHolder("mcp", transport);
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, PATH);
+        FilterHolder origin = new FilterHolder(new OriginHostFilter(security));
+        origin.setAsyncSupported(true);
+        context.addFilter(origin, PATH, EnumSet.of(DispatcherType.REQUEST));
         if (bearerToken != null && !bearerToken.isBlank()) {
             FilterHolder auth = new FilterHolder(new BearerTokenFilter(bearerToken.strip()));
             auth.setAsyncSupported(true);
             context.addFilter(auth, PATH, EnumSet.of(DispatcherType.REQUEST));
         }
-        FilterHolder guard = new FilterHolder(new TransportGuardFilter(MAX_BODY_BYTES));
+        FilterHolder guard = new FilterHolder(new TransportGuardFilter(new McpRequestRules(transport.protocolVersions(), MAX_BODY_BYTES)));
         guard.setAsyncSupported(true);
         context.addFilter(guard, PATH, EnumSet.of(DispatcherType.REQUEST));
 
@@ -89,8 +105,13 @@ public final class McpHttpServer implements AutoCloseable {
         qos.setMaxSuspend(MAX_SUSPEND);
         qos.includePath(PATH);
         // On shutdown (a pod being replaced) calls in flight finish; new connections are refused.
-        GracefulHandler graceful = new GracefulHandler(qos);
+        // The whole body is read (asynchronously, holding no thread) before the request may take an
+        // in-flight permit: a client that sends headers and then a byte a second holds no permit.
+        EagerContentHandler eager = new EagerContentHandler(qos,
+                new EagerContentHandler.RetainedContentLoaderFactory(MAX_BODY_BYTES + 1, 0, false));
+        GracefulHandler graceful = new GracefulHandler(eager);
         jetty.setHandler(graceful);
+        jetty.setErrorHandler(new JsonErrorHandler());
         jetty.setStopTimeout(GRACEFUL_STOP.toMillis());
     }
 

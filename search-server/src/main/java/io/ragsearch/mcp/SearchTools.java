@@ -32,6 +32,9 @@ import java.util.function.Function;
 /** The four read-only MCP tools over the project catalog. */
 public final class SearchTools {
 
+    /** Longer than any real statute or article title; the full title stays in the corpus file. */
+    static final int MAX_TITLE_CHARS = 300;
+
     private final ProjectCatalog catalog;
     private final SearchService search;
     private final ToolExecutor executor;
@@ -121,7 +124,8 @@ public final class SearchTools {
             try {
                 SearchResponse response = search.search(requiredString(args, "project"), requiredString(args, "query"),
                         optionalInt(args, "top_k"));
-                return ToolResults.success(render(response), response);
+                SearchResponse shown = capTitles(response);
+                return ToolResults.success(render(shown), shown);
             } finally {
                 searchSeconds.observe((System.nanoTime() - t0) / 1e9);
             }
@@ -145,7 +149,7 @@ public final class SearchTools {
         return spec(tool, args -> {
             Project project = catalog.get(requiredString(args, "project"));
             List<DocumentSummary> docs = project.corpus().documents().stream()
-                    .map(d -> new DocumentSummary(d.id(), d.title(), d.articles().size())).toList();
+                    .map(d -> new DocumentSummary(d.id(), cap(d.title()), d.articles().size())).toList();
             StringBuilder text = new StringBuilder(docs.size() + " document(s) in " + project.name() + ":\n");
             docs.forEach(d -> text.append("- ").append(d.id()).append(": ").append(d.title())
                     .append(" (").append(d.articles()).append(" articles)\n"));
@@ -177,11 +181,11 @@ public final class SearchTools {
             Document doc = project.document(requiredString(args, "document"));
             String label = requiredString(args, "article");
             Article article = doc.article(label).orElseThrow(() -> new NotFoundException(
-                    "unknown article '" + label + "' in document '" + doc.id() + "'; articles: "
+                    "unknown article " + Names.quoted(label) + " in document '" + doc.id() + "'; articles: "
                             + Names.listed(doc.articles().stream().map(Article::label).toList())));
-            ArticleText body = new ArticleText(project.name(), doc.id(), doc.title(), article.label(), article.title(),
+            ArticleText body = new ArticleText(project.name(), doc.id(), cap(doc.title()), article.label(), cap(article.title()),
                     article.deleted(), article.body());
-            String heading = doc.title() + " " + article.label() + (article.title().isEmpty() ? "" : " (" + article.title() + ")");
+            String heading = body.documentTitle() + " " + article.label() + (body.title().isEmpty() ? "" : " (" + body.title() + ")");
             return ToolResults.success(heading + (article.deleted() ? " [deleted]" : "") + "\n\n" + article.body(), body);
         });
     }
@@ -196,6 +200,20 @@ public final class SearchTools {
 
     private static ToolAnnotations readOnly(String title) {
         return new ToolAnnotations(title, true, false, true, false, null);
+    }
+
+    /**
+     * Titles come from the corpus (a heading line can be any length); answers carry them cut, as
+     * hit texts already are, so one odd file cannot make an answer of hundreds of kilobytes.
+     */
+    static SearchResponse capTitles(SearchResponse r) {
+        List<SearchHit> hits = r.results().stream().map(h -> new SearchHit(h.document(), cap(h.documentTitle()), h.article(),
+                cap(h.title()), h.score(), h.text())).toList();
+        return new SearchResponse(r.project(), r.query(), r.retrieval(), r.reranker(), hits, r.gate());
+    }
+
+    private static String cap(String title) {
+        return title.length() <= MAX_TITLE_CHARS ? title : title.substring(0, MAX_TITLE_CHARS) + "…";
     }
 
     static String render(SearchResponse r) {

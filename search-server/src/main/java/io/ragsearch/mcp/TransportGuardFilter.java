@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.InputStreamReader;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -19,63 +18,43 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 
 /**
- * Rejects malformed transport requests before the SDK sees them, with a clean JSON-RPC error:
- * the SDK's own rejections serialise a Java stack trace to the client.
+ * Rejects malformed transport requests before the SDK sees them, with a clean JSON-RPC error
+ * ({@link McpRequestRules} says what is malformed): the SDK's own rejections serialise a Java
+ * stack trace to the client.
  */
 final class TransportGuardFilter implements Filter {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
-    private final long maxBodyBytes;
+    private final McpRequestRules rules;
 
-    TransportGuardFilter(long maxBodyBytes) {
-        this.maxBodyBytes = maxBodyBytes;
+    TransportGuardFilter(McpRequestRules rules) {
+        this.rules = rules;
     }
 
     @Override
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
         HttpServletRequest request = (HttpServletRequest) req;
         HttpServletResponse response = (HttpServletResponse) res;
-        if (!request.getMethod().equals("POST")) {
+        Optional<McpRequestRules.Rejection> bad = rules.checkHeaders(request.getMethod(), request.getContentType(),
+                request.getHeader("Accept"), request.getHeader("MCP-Protocol-Version"), request.getContentLengthLong());
+        if (bad.isEmpty()) {
+            byte[] body = McpRequestRules.withoutBom(request.getInputStream().readNBytes((int) rules.maxBodyBytes() + 1));
+            bad = rules.checkBody(body);
+            if (bad.isEmpty()) {
+                chain.doFilter(new CachedBodyRequest(request, body), res);
+                return;
+            }
+        }
+        if (bad.get().status() == 405) {
             response.setHeader("Allow", "POST");
-            reject(response, 405, -32600, "this stateless MCP endpoint takes POST only");
-            return;
         }
-        String type = request.getContentType();
-        if (type == null || !type.toLowerCase().startsWith("application/json")) {
-            reject(response, 415, -32600, "Content-Type must be application/json");
-            return;
-        }
-        String accept = request.getHeader("Accept");
-        if (accept == null || !(accept.contains("application/json") && accept.contains("text/event-stream"))) {
-            reject(response, 406, -32600, "Accept must list application/json and text/event-stream");
-            return;
-        }
-        if (request.getContentLengthLong() > maxBodyBytes) {
-            reject(response, 413, -32600, "request body exceeds " + maxBodyBytes + " bytes");
-            return;
-        }
-        byte[] body = request.getInputStream().readNBytes((int) maxBodyBytes + 1);
-        if (body.length > maxBodyBytes) {
-            reject(response, 413, -32600, "request body exceeds " + maxBodyBytes + " bytes");
-            return;
-        }
-        JsonNode message;
-        try {
-            message = JSON.readTree(body);
-        } catch (JacksonException e) {
-            reject(response, 400, -32700, "parse error: the body is not valid JSON");
-            return;
-        }
-        if (message == null || !message.isObject()) {
-            reject(response, 400, -32600, message != null && message.isArray()
-                    ? "batches are not supported: send one JSON-RPC message per request"
-                    : "the body must be one JSON-RPC message object");
-            return;
-        }
-        chain.doFilter(new CachedBodyRequest(request, body), res);
+        reject(response, bad.get().status(), bad.get().code(), bad.get().message(), bad.get().id());
     }
 
     /** The request with its body already read, so the transport can read it again. */
@@ -134,13 +113,22 @@ final class TransportGuardFilter implements Filter {
         }
     }
 
-    /** A clean JSON-RPC error response; the auth filter answers through it too. */
+    /** A clean JSON-RPC error response; the auth and Origin filters answer through it too. */
     static void reject(HttpServletResponse response, int status, int code, String message) throws IOException {
+        reject(response, status, code, message, null);
+    }
+
+    static void reject(HttpServletResponse response, int status, int code, String message, JsonNode id) throws IOException {
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");
-        String body = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":\""
-                + message.replace("\"", "'") + "\"}}";
-        response.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("code", code);
+        error.put("message", message);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jsonrpc", "2.0");
+        body.put("id", id);
+        body.put("error", error);
+        response.getOutputStream().write(JSON.writeValueAsBytes(body));
     }
 }

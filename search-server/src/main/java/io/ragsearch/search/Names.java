@@ -8,7 +8,18 @@ public final class Names {
     /** An error message has to stay readable for a person and an agent's context window. */
     private static final int MAX_LISTED = 40;
 
+    /** A caller's value echoed in an error is cut to this: a 100 KB document id must not come back whole. */
+    static final int MAX_ECHOED_CHARS = 120;
+
     private Names() {
+    }
+
+    /** {@code value} in quotes, cut when long, so an error message stays small whatever was sent. */
+    public static String quoted(String value) {
+        if (value.length() <= MAX_ECHOED_CHARS) {
+            return "'" + value + "'";
+        }
+        return "'" + value.substring(0, MAX_ECHOED_CHARS) + "…' (" + value.length() + " characters)";
     }
 
     public static String listed(List<String> names) {

@@ -92,6 +92,7 @@ public final class SearchServerApp implements AutoCloseable {
 
     private void startAll() throws Exception {
         ServerConfig.Server s = config.server();
+        String token = bearerToken(env);
         NativeMemorySettings.apply(); // before any model allocates: see the class for why
         admin = new AdminServer(s.bindAddressOrDefault(), s.adminPortOrDefault(), health, metrics, this::info,
                 () -> Optional.ofNullable(calibration));
@@ -104,12 +105,28 @@ public final class SearchServerApp implements AutoCloseable {
         SearchTools tools = new SearchTools(catalog, search, executor, metrics);
         TransportSecurityPolicy security = TransportSecurityPolicy.forBind(s.bindAddressOrDefault(), s.allowedHosts(), s.allowedOrigins());
         mcp = new McpHttpServer(s.bindAddressOrDefault(), s.mcpPortOrDefault(), s.maxInFlightRequestsOrDefault(),
-                security, tools.specifications(), VERSION, env.get("RAGSEARCH_AUTH_TOKEN"));
+                security, tools.specifications(), VERSION, token);
         mcp.start();
         health.markStarted();
         startDatabaseSync();
-        LOG.info("MCP on http://{}:{}{} ({}), admin on port {}", s.bindAddressOrDefault(), mcp.port(), McpHttpServer.PATH,
-                security.describe(), admin.port());
+        LOG.info("MCP on http://{}:{}{} ({}; bearer-token auth {}), admin on port {}", s.bindAddressOrDefault(), mcp.port(),
+                McpHttpServer.PATH, security.describe(), token == null ? "off" : "on", admin.port());
+    }
+
+    /**
+     * The bearer token, or null when auth is off. A variable that is set but blank is refused: it
+     * is a Secret with an empty key, and serving without auth then would be a silent downgrade.
+     */
+    static String bearerToken(Map<String, String> env) {
+        String token = env.get("RAGSEARCH_AUTH_TOKEN");
+        if (token == null) {
+            return null;
+        }
+        if (token.isBlank()) {
+            throw new io.ragsearch.config.ConfigException("RAGSEARCH_AUTH_TOKEN is set but blank: set a token, or unset the "
+                    + "variable to serve without bearer-token auth");
+        }
+        return token.strip();
     }
 
     /**
@@ -125,6 +142,9 @@ public final class SearchServerApp implements AutoCloseable {
         databaseSync = new DatabaseSync(new CorpusStore(database), catalog, databaseProjectBuilder(),
                 java.time.Duration.ofSeconds(ref.pollSecondsOrDefault()));
         health.addReadinessCheck(databaseSync::notReadyReason);
+        DatabaseSync sync = databaseSync;
+        metrics.gauge("ragsearch_database_reachable", "1 while the corpus database answers, 0 during an outage",
+                () -> sync.reachable() ? 1 : 0);
         databaseSync.start();
     }
 
@@ -329,7 +349,7 @@ public final class SearchServerApp implements AutoCloseable {
                     into.put(builder.build(store.read(name, 0).orElseThrow()));
                 }
             } catch (java.sql.SQLException e) {
-                throw new IOException("cannot read the database " + ref.url() + ": " + e.getMessage(), e);
+                throw new IOException("cannot read the database " + Database.redact(ref.url()) + ": " + e.getMessage(), e);
             }
         }
         return search;

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 /**
  * Where the corpus record lives: a small HikariCP pool for reads and writes, and separate plain
@@ -16,6 +17,11 @@ public final class Database implements AutoCloseable {
     /** Reads are a few large queries per corpus change; writes come from one ingest at a time. */
     private static final int POOL_SIZE = 4;
     private static final int CONNECT_TIMEOUT_SECONDS = 5;
+
+    /** "//user:secret@host" */
+    private static final Pattern USER_INFO_PASSWORD = Pattern.compile("(//[^/@:?;]*:)[^/@]*@");
+    /** "?password=secret&", ";password=secret", "&sslpassword=secret" */
+    private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)([?&;][a-z]*password=)[^&;]*");
 
     private final String url;
     private final String user;
@@ -61,8 +67,18 @@ public final class Database implements AutoCloseable {
         return DriverManager.getConnection(url, p);
     }
 
+    /** The URL for display: a password inside it (user info or a parameter) is replaced by ***. */
     public String url() {
-        return url;
+        return redact(url);
+    }
+
+    /** Any JDBC URL with its password hidden; every place that prints a URL goes through this. */
+    public static String redact(String jdbcUrl) {
+        if (jdbcUrl == null) {
+            return null;
+        }
+        return PASSWORD_PARAMETER.matcher(USER_INFO_PASSWORD.matcher(jdbcUrl).replaceFirst("$1***@"))
+                .replaceAll("$1***");
     }
 
     @Override

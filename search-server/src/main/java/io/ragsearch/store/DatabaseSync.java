@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * Keeps the catalog's database projects at the database's corpus versions. LISTEN/NOTIFY makes
  * a change visible at once; a poll every {@code pollInterval} catches what a notification can
  * miss (a reconnect, a write by a tool that does not notify). While the database is down the
- * last good indexes keep serving; readiness says so, and reconnection retries with backoff.
+ * last good indexes keep serving (readiness stays as it was), and reconnection retries with backoff.
  */
 public final class DatabaseSync implements AutoCloseable {
 
@@ -61,17 +61,24 @@ public final class DatabaseSync implements AutoCloseable {
         thread.start();
     }
 
-    /** Empty when every database project is loaded and the database answers; otherwise why not. */
+    /**
+     * Empty once the database projects have been loaded; until then why not. After that a database
+     * outage leaves readiness alone: the last good indexes keep answering, and one database blink
+     * must not take every replica out of the Service at once ({@link #reachable()}, /info and a
+     * metric tell about the outage instead).
+     */
     public Optional<String> notReadyReason() {
+        if (synced) {
+            return Optional.empty();
+        }
         String problem = outage;
-        if (problem != null) {
-            String serving = synced ? "; serving the last good index (corpus versions " + loaded + ")" : "; no database project loaded yet";
-            return Optional.of("database unreachable since " + outageSince + ": " + problem + serving);
-        }
-        if (!refused.isEmpty()) {
-            return Optional.of("database projects refused: " + refused);
-        }
-        return Optional.empty();
+        return Optional.of("no database project loaded yet: " + (problem == null ? "loading" : "database unreachable since "
+                + outageSince + ": " + problem));
+    }
+
+    /** Whether the database answered the last time the sync asked. */
+    public boolean reachable() {
+        return outage == null;
     }
 
     /** Corpus versions in service, by project. */
@@ -82,12 +89,17 @@ public final class DatabaseSync implements AutoCloseable {
     public Map<String, Object> describe() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("url", store.database().url());
-        m.put("connected", outage == null);
+        String problem = outage;
+        m.put("connected", problem == null);
+        if (problem != null) {
+            m.put("unreachableSince", outageSince.toString());
+            m.put("problem", problem);
+            m.put("serving", synced ? "the last good index" : "nothing from the database yet");
+        }
         m.put("corpusVersions", loadedVersions());
         if (!refused.isEmpty()) {
             m.put("refused", Map.copyOf(refused));
         }
-        notReadyReason().ifPresent(r -> m.put("problem", r));
         return m;
     }
 

@@ -62,6 +62,11 @@ class AdminServerTest {
             assertTrue(text.contains("demo_seconds_bucket{le=\"0.025\"} 1") && text.contains("demo_seconds_count 1"), text);
             assertEquals("{\"version\":\"test\"}\n", get(port, "/info", "GET").body());
             assertEquals(405, get(port, "/livez", "POST").statusCode());
+            for (String near : new String[] {"/infox", "/livez/", "/metrics2", "/"}) {
+                assertEquals(404, get(port, near, "GET").statusCode(), near + ": paths match exactly");
+            }
+            HttpResponse<String> any = get(port, "/livez", "GET");
+            assertTrue(any.headers().firstValue("Server").isEmpty(), "no Server header");
         }
     }
 }

@@ -157,4 +157,28 @@ class ArticleSplitterTest {
     void findsTheTitleHeading() {
         assertEquals("예시법", ArticleSplitter.firstTitleHeading(STATUTE).orElseThrow());
     }
+
+    @Test
+    void headingsWithLongRunsOfSpacesSplitInLinearTime() {
+        // The review's case took 53 s with the old regular expression; 100 of them must stay well under a second each.
+        String evil = "## a" + " ".repeat(4000) + "x\n";
+        String body = ("# Title\n" + evil + "text\n").repeat(100) + "제1조" + " ".repeat(100_000) + "x\n";
+        long t0 = System.nanoTime();
+        List<Article> articles = new ArticleSplitter(false).split(body, "T");
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertTrue(seconds < 10, "took " + seconds + " s");
+        System.out.printf(java.util.Locale.ROOT, "[splitter] 100 pathological headings split in %.3f s%n", seconds);
+        assertEquals(100, articles.size(), "one section per level-one heading");
+        assertEquals("a" + " ".repeat(4000) + "x", MarkdownHeading.parse(evil.strip()).orElseThrow().text());
+    }
+
+    @Test
+    void headingTextAndLevelsMatchTheMarkdownRules() {
+        assertEquals(new MarkdownHeading(2, "Title"), MarkdownHeading.parse("## Title ##").orElseThrow());
+        assertEquals(new MarkdownHeading(3, "C# basics"), MarkdownHeading.parse("### C# basics").orElseThrow());
+        assertEquals(new MarkdownHeading(1, ""), MarkdownHeading.parse("# #").orElseThrow());
+        assertTrue(MarkdownHeading.parse("####### seven").isEmpty());
+        assertTrue(MarkdownHeading.parse("#hashtag").isEmpty());
+        assertTrue(MarkdownHeading.parse("##").isEmpty());
+    }
 }

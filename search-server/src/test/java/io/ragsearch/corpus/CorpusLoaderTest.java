@@ -96,4 +96,35 @@ class CorpusLoaderTest {
         assertEquals("제76조의3", d.article("제 76 조의 3").orElseThrow().label());
         assertEquals("Article 4", d.article("article 4").orElseThrow().label());
     }
+
+    @Test
+    void linksOutOfTheCorpusAreReportedAndNeverRead(@TempDir Path outside) throws IOException {
+        Files.writeString(dir.resolve("rules.md"), "# Rules\n## One\nText.\n");
+        Path secret = Files.writeString(outside.resolve("secret.md"), "# Secret\nRAGSEARCH_AUTH_TOKEN=hunter2\n");
+        Files.createSymbolicLink(dir.resolve("passwd.md"), Path.of("/etc/passwd"));
+        Files.createSymbolicLink(dir.resolve("environ.md"), Path.of("/proc/self/environ"));
+        Files.createSymbolicLink(dir.resolve("secret.md"), secret);
+        Files.createSymbolicLink(dir.resolve("inside.md"), dir.resolve("rules.md"));
+
+        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load("p", dir);
+
+        assertEquals(List.of("inside", "rules"), loaded.corpus().documents().stream().map(Document::id).toList(),
+                "a link within the corpus is fine");
+        for (String id : List.of("environ", "passwd", "secret")) {
+            assertTrue(loaded.problems().contains(id + ": a link that leads outside the corpus directory, left out"),
+                    loaded.problems().toString());
+        }
+        assertTrue(loaded.problems().stream().noneMatch(p -> p.contains(outside.toString())), "no paths in problems");
+    }
+
+    @Test
+    void aFileOverTheSizeCapIsReportedAndSkipped() throws IOException {
+        Files.writeString(dir.resolve("small.md"), "# Small\n## One\nText.\n");
+        try (var file = new java.io.RandomAccessFile(dir.resolve("huge.md").toFile(), "rw")) {
+            file.setLength(CorpusLoader.MAX_FILE_BYTES + 1); // sparse: no disk used
+        }
+        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load("p", dir);
+        assertEquals(List.of("small"), loaded.corpus().documents().stream().map(Document::id).toList());
+        assertEquals(List.of("huge: larger than 32 MiB, left out"), loaded.problems());
+    }
 }

@@ -73,7 +73,7 @@ class ModelFetcherTest {
 
         // An init container that runs again finds the model and downloads nothing.
         int before = downloads.get();
-        assertEquals(ModelFetcher.Outcome.ALREADY_PRESENT, new ModelFetcher(1 << 20).fetch(url("/ce.zip"), sha256(zip), target));
+        assertEquals(ModelFetcher.Outcome.ALREADY_PRESENT, new ModelFetcher(1 << 20, 1 << 20).fetch(url("/ce.zip"), sha256(zip), target));
         assertEquals(before, downloads.get());
     }
 
@@ -83,7 +83,7 @@ class ModelFetcherTest {
         files.put("/ce.zip", zip);
         Path target = dir.resolve("reranker");
         IOException e = assertThrows(IOException.class,
-                () -> new ModelFetcher(1 << 20).fetch(url("/ce.zip"), "0".repeat(64), target));
+                () -> new ModelFetcher(1 << 20, 1 << 20).fetch(url("/ce.zip"), "0".repeat(64), target));
         assertTrue(e.getMessage().contains("sha256 mismatch") && e.getMessage().contains(sha256(zip)), e.getMessage());
         assertFalse(Files.exists(target));
         try (var left = Files.list(dir)) {
@@ -96,30 +96,30 @@ class ModelFetcherTest {
         byte[] plain = "not a zip".getBytes(StandardCharsets.UTF_8);
         files.put("/model.onnx", plain);
         IOException notZip = assertThrows(IOException.class,
-                () -> new ModelFetcher(1 << 20).fetch(url("/model.onnx"), sha256(plain), dir.resolve("a")));
+                () -> new ModelFetcher(1 << 20, 1 << 20).fetch(url("/model.onnx"), sha256(plain), dir.resolve("a")));
         assertTrue(notZip.getMessage().contains("not a zip archive"), notZip.getMessage());
 
         byte[] noTokenizer = zip(Map.of("model.onnx", "x"));
         files.put("/half.zip", noTokenizer);
         IOException half = assertThrows(IOException.class,
-                () -> new ModelFetcher(1 << 20).fetch(url("/half.zip"), sha256(noTokenizer), dir.resolve("b")));
+                () -> new ModelFetcher(1 << 20, 1 << 20).fetch(url("/half.zip"), sha256(noTokenizer), dir.resolve("b")));
         assertTrue(half.getMessage().contains("holds no tokenizer.json"), half.getMessage());
 
         byte[] escape = zip(Map.of("../evil.txt", "x", "model.onnx", "x", "tokenizer.json", "{}"));
         files.put("/escape.zip", escape);
         IOException slip = assertThrows(IOException.class,
-                () -> new ModelFetcher(1 << 20).fetch(url("/escape.zip"), sha256(escape), dir.resolve("c")));
+                () -> new ModelFetcher(1 << 20, 1 << 20).fetch(url("/escape.zip"), sha256(escape), dir.resolve("c")));
         assertTrue(slip.getMessage().contains("escapes the target directory"), slip.getMessage());
         assertFalse(Files.exists(dir.resolve("evil.txt")));
 
         IOException missing = assertThrows(IOException.class,
-                () -> new ModelFetcher(1 << 20).fetch(url("/gone.zip"), "a".repeat(64), dir.resolve("d")));
+                () -> new ModelFetcher(1 << 20, 1 << 20).fetch(url("/gone.zip"), "a".repeat(64), dir.resolve("d")));
         assertTrue(missing.getMessage().contains("answered HTTP 404"), missing.getMessage());
 
         byte[] big = zip(Map.of("model.onnx", "y".repeat(4096), "tokenizer.json", "{}"));
         files.put("/big.zip", big);
         IOException tooBig = assertThrows(IOException.class,
-                () -> new ModelFetcher(100).fetch(url("/big.zip"), sha256(big), dir.resolve("e")));
+                () -> new ModelFetcher(100, 1 << 20).fetch(url("/big.zip"), sha256(big), dir.resolve("e")));
         assertTrue(tooBig.getMessage().contains("larger than 100 bytes"), tooBig.getMessage());
 
         StringWriter err = new StringWriter();
@@ -127,6 +127,47 @@ class ModelFetcherTest {
         cli.setErr(new PrintWriter(err));
         assertEquals(1, cli.execute("fetch", "--url", "ftp://x/y.zip", "--sha256", "a".repeat(64), "--to", dir.resolve("f").toString()));
         assertTrue(err.toString().contains("only http and https"), err.toString());
+    }
+
+    @Test
+    void refusesDirectoriesItDidNotMakeAndCapsWhatItUnpacks(@TempDir Path dir) throws Exception {
+        byte[] zip = zip(Map.of("model.onnx", "onnx-bytes", "tokenizer.json", "{}"));
+        files.put("/ce.zip", zip);
+        Path userDir = Files.createDirectories(dir.resolve("userdir"));
+        Files.writeString(userDir.resolve("thesis.tex"), "years of work");
+        IOException foreign = assertThrows(IOException.class,
+                () -> new ModelFetcher(1 << 20, 1 << 20).fetch(url("/ce.zip"), sha256(zip), userDir));
+        assertTrue(foreign.getMessage().contains("not empty and was not made by fetch"), foreign.getMessage());
+        assertEquals("years of work", Files.readString(userDir.resolve("thesis.tex")), "the user's files are untouched");
+        for (Path refused : new Path[] {Path.of("."), Path.of("/"), Path.of("").toAbsolutePath().getParent()}) {
+            IOException e = assertThrows(IOException.class,
+                    () -> new ModelFetcher(1 << 20, 1 << 20).fetch(url("/ce.zip"), sha256(zip), refused));
+            assertTrue(e.getMessage().contains("working directory, one of its parents or a root"), e.getMessage());
+        }
+
+        // A directory fetch made is replaced by a later fetch of another model.
+        Path own = dir.resolve("own");
+        new ModelFetcher(1 << 20, 1 << 20).fetch(url("/ce.zip"), sha256(zip), own);
+        byte[] other = zip(Map.of("model.onnx", "other-bytes", "tokenizer.json", "{}"));
+        files.put("/other.zip", other);
+        assertEquals(ModelFetcher.Outcome.FETCHED, new ModelFetcher(1 << 20, 1 << 20).fetch(url("/other.zip"), sha256(other), own));
+        assertEquals("other-bytes", Files.readString(own.resolve("model.onnx")));
+
+        // A small archive that unpacks past the cap (a zip bomb) is refused and leaves nothing.
+        byte[] bomb = zip(Map.of("model.onnx", "0".repeat(200_000), "tokenizer.json", "{}"));
+        files.put("/bomb.zip", bomb);
+        IOException tooMuch = assertThrows(IOException.class,
+                () -> new ModelFetcher(1 << 20, 100_000).fetch(url("/bomb.zip"), sha256(bomb), dir.resolve("bomb")));
+        assertTrue(tooMuch.getMessage().contains("unpacks to more than the limit"), tooMuch.getMessage());
+        assertFalse(Files.exists(dir.resolve("bomb")));
+
+        // Archives a killed fetch left behind are removed by the next run.
+        Path stale = Files.writeString(dir.resolve(".fresh.download-123.zip"), "partial");
+        new ModelFetcher(1 << 20, 1 << 20).fetch(url("/ce.zip"), sha256(zip), dir.resolve("fresh"));
+        assertFalse(Files.exists(stale));
+        try (var left = Files.list(dir)) {
+            assertTrue(left.noneMatch(p -> p.getFileName().toString().contains(".download-")), "no download left");
+        }
     }
 
     private URI url(String path) {

@@ -1,5 +1,6 @@
 package io.ragsearch.mcp;
 
+import io.ragsearch.config.ConfigException;
 import io.ragsearch.config.ServerConfig;
 import io.ragsearch.search.TestProjects;
 import io.ragsearch.server.SearchServerApp;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** RAGSEARCH_AUTH_TOKEN guards /mcp; the admin port stays open for probes and the operator. */
@@ -63,5 +65,14 @@ class BearerTokenAuthTest {
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + "/livez")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, live.statusCode());
+    }
+
+    @Test
+    void aBlankTokenIsRefusedRatherThanServingWithoutAuth() {
+        ServerConfig config = new ServerConfig(TestServers.server("127.0.0.1", null, null, null), null, null, null,
+                List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> SearchServerApp.start(config, Map.of("RAGSEARCH_AUTH_TOKEN", "  ")).close());
+        assertTrue(e.getMessage().contains("RAGSEARCH_AUTH_TOKEN is set but blank"), e.getMessage());
     }
 }

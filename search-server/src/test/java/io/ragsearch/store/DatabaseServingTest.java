@@ -149,17 +149,21 @@ class DatabaseServingTest {
             McpSyncClient client = TestServers.client(app.mcpPort());
             TestDatabase.pgCtl("stop");
             try {
-                await().atMost(Duration.ofSeconds(30)).until(() -> admin(app, "/readyz").statusCode() == 503);
-                String reason = admin(app, "/readyz").body();
-                assertTrue(reason.contains("database unreachable") && reason.contains("serving the last good index"), reason);
+                await().atMost(Duration.ofSeconds(30)).until(() -> admin(app, "/info").body().contains("\"connected\":false"));
+                String info = admin(app, "/info").body();
+                assertTrue(info.contains("\"serving\":\"the last good index\"") && info.contains("unreachableSince"), info);
+                assertTrue(admin(app, "/metrics").body().contains("ragsearch_database_reachable 0"));
+                assertEquals(200, admin(app, "/readyz").statusCode(), "the last good index answers: the pod stays an endpoint");
                 assertEquals(200, admin(app, "/livez").statusCode());
                 assertTrue(search(client, project, "paid leave days").contains("Article 1"), "still serving");
             } finally {
                 TestDatabase.pgCtl("start");
             }
             long t0 = System.nanoTime();
-            await().atMost(Duration.ofSeconds(60)).until(() -> admin(app, "/readyz").statusCode() == 200);
-            System.out.printf(Locale.ROOT, "[outage] ready again %.1f s after the database restarted%n", (System.nanoTime() - t0) / 1e9);
+            await().atMost(Duration.ofSeconds(60)).until(() -> admin(app, "/info").body().contains("\"connected\":true"));
+            System.out.printf(Locale.ROOT, "[outage] database seen again %.1f s after it restarted%n", (System.nanoTime() - t0) / 1e9);
+            assertTrue(admin(app, "/metrics").body().contains("ragsearch_database_reachable 1"));
+            assertEquals(200, admin(app, "/readyz").statusCode());
             client.closeGracefully();
         }
     }
@@ -193,8 +197,8 @@ class DatabaseServingTest {
         TestDatabase.execute("UPDATE articles SET embedding_digest = 'sha256:0123', embedding_model = 'other-model' WHERE project = '"
                 + project + "'");
         try (SearchServerApp app = start()) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> admin(app, "/readyz").body().contains(project));
-            String reason = admin(app, "/readyz").body();
+            await().atMost(Duration.ofSeconds(60)).until(() -> admin(app, "/info").body().contains("refused"));
+            String reason = admin(app, "/info").body();
             assertTrue(reason.contains("refused") && reason.contains("other-model") && reason.contains("re-run ingest"), reason);
             assertTrue(!app.catalog().contains(project));
         } finally {

@@ -6,7 +6,7 @@ package io.ragsearch.operator.budget;
  * <pre>
  * budget   = memoryLimit × (1 − headroom) − resident
  * byMemory = floor(budget / perRun)
- * byCpu    = max(1, floor(cpuLimit / intraOpThreads))     no CPU limit: no cap
+ * byCpu    = max(1, floor(cpuLimit / intraOpThreads))     no CPU limit: MAX_WITHOUT_CPU_LIMIT
  * safe     = max(1, min(byMemory, byCpu))
  * </pre>
  *
@@ -15,6 +15,12 @@ package io.ragsearch.operator.budget;
 public final class RerankBudget {
 
     public static final int DEFAULT_HEADROOM_PERCENT = 10;
+    /**
+     * The cap when the pod has no CPU limit: reranking is CPU-bound (lesson 4: concurrency beyond
+     * the cores buys no throughput, only memory), the node's cores are not known here, and a
+     * memory-only bound from a small measured cost could otherwise reach thousands.
+     */
+    public static final int MAX_WITHOUT_CPU_LIMIT = 8;
 
     private RerankBudget() {
     }
@@ -66,8 +72,8 @@ public final class RerankBudget {
         long budget = usable - measured.residentBytes();
         long byMemory = Math.floorDiv(budget, measured.perRunBytes());
         Integer byCpu = limits.cpuLimitMillis() == null ? null
-                : (int) Math.max(1, limits.cpuLimitMillis() / (1000L * measured.intraOpThreads()));
-        long capped = byCpu == null ? byMemory : Math.min(byMemory, byCpu);
+                : (int) Math.min(Integer.MAX_VALUE, Math.max(1, limits.cpuLimitMillis() / (1000L * measured.intraOpThreads())));
+        long capped = Math.min(byMemory, byCpu == null ? MAX_WITHOUT_CPU_LIMIT : byCpu);
         int safe = (int) Math.max(1, Math.min(capped, Integer.MAX_VALUE));
         return new Safe(budget, byMemory, byCpu, safe);
     }

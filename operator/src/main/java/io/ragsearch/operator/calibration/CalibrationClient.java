@@ -3,7 +3,7 @@ package io.ragsearch.operator.calibration;
 import java.io.IOException;
 import java.util.Optional;
 
-/** Reads a pod's measurement. An interface so tests can point it at any address. */
+/** Reads a pod's admin endpoints: its measurement and its database state. An interface so tests can point it at any address. */
 public interface CalibrationClient {
 
     /**
@@ -11,4 +11,10 @@ public interface CalibrationClient {
      * @throws IOException when the pod cannot be reached or answers something unreadable
      */
     Optional<CalibrationReport> fetch(String podIp, int adminPort) throws IOException;
+
+    /**
+     * @return the pod's database state from /info, or empty when the pod serves no database
+     * @throws IOException when the pod cannot be reached or answers something unreadable
+     */
+    Optional<DatabaseState> database(String podIp, int adminPort) throws IOException;
 }

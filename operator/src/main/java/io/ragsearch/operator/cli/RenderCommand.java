@@ -100,7 +100,7 @@ public final class RenderCommand implements Runnable {
                     .append("#   budget = ").append(Mebibytes.text(r.memoryLimitBytes)).append(" × (1 − ").append(r.headroomPercent)
                     .append(" %) − resident ").append(Mebibytes.text(r.residentBytes)).append(" = ").append(Mebibytes.text(r.budgetBytes)).append('\n')
                     .append("#   byMemory = floor(budget / ").append(Mebibytes.text(r.perRunBytes)).append(" per run) = ").append(r.byMemory)
-                    .append(", byCpu = ").append(r.byCpu == null ? "no CPU limit" : r.byCpu).append('\n');
+                    .append(", byCpu = ").append(r.byCpu == null ? "no CPU limit (capped at " + io.ragsearch.operator.budget.RerankBudget.MAX_WITHOUT_CPU_LIMIT + ")" : r.byCpu).append('\n');
             if (plan.memoryInsufficient()) {
                 b.append("#   MemoryInsufficient: one rerank run does not fit in this limit\n");
             }

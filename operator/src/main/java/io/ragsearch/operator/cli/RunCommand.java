@@ -30,8 +30,21 @@ public final class RunCommand implements Runnable {
     String[] namespaces;
 
     @Option(names = "--health-port", defaultValue = "8080",
-            description = "Port of the operator's own /healthz and /readyz (default ${DEFAULT-VALUE})")
+            description = "Port of the operator's own /healthz, /readyz and /metrics (default ${DEFAULT-VALUE})")
     int healthPort;
+
+    @Option(names = "--operator-namespace", defaultValue = "${env:POD_NAMESPACE}",
+            description = "The operator's own namespace (env POD_NAMESPACE, set by the chart): NetworkPolicies open the "
+                    + "admin port to the operator's pods there only; unset: any namespace")
+    String operatorNamespace;
+
+    @Option(names = "--scrape-namespace", defaultValue = "${env:METRICS_SCRAPE_NAMESPACE}",
+            description = "Namespace of a metrics scraper (Prometheus) NetworkPolicies let reach the admin port")
+    String scrapeNamespace;
+
+    @Option(names = "--scrape-pod-labels", split = ",", defaultValue = "${env:METRICS_SCRAPE_POD_LABELS}",
+            description = "Labels (k=v,...) of the scraper's pods")
+    java.util.Map<String, String> scrapePodLabels;
 
     @Override
     public void run() {
@@ -39,9 +52,11 @@ public final class RunCommand implements Runnable {
                 .map(String::strip).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
         KubernetesClient client = new KubernetesClientBuilder().build();
         checkReachable(client);
+        io.ragsearch.operator.dependent.AdminAccess admin = new io.ragsearch.operator.dependent.AdminAccess(
+                blankToNull(operatorNamespace), blankToNull(scrapeNamespace), scrapePodLabels);
         OperatorRuntime operator = new OperatorRuntime(client, new HttpCalibrationClient(),
-                RagSearchReconciler.Settings.defaults(), watched);
-        HttpServer health = healthServer(operator::healthy);
+                RagSearchReconciler.Settings.defaults().withAdminAccess(admin), watched);
+        HttpServer health = healthServer(operator::healthy, operator.metrics()::render);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             operator.close();
@@ -57,6 +72,10 @@ public final class RunCommand implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
     }
 
     /** Says where it looked and what to do, instead of an informer's stack trace. */
@@ -80,7 +99,7 @@ public final class RunCommand implements Runnable {
      * /healthz answers while the process runs (a liveness check that depends on the API server
      * would restart the operator for someone else's outage); /readyz when informers are connected.
      */
-    private HttpServer healthServer(BooleanSupplier ready) {
+    private HttpServer healthServer(BooleanSupplier ready, java.util.function.Supplier<String> metrics) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(healthPort), 0);
             server.setExecutor(Executors.newFixedThreadPool(2));
@@ -88,6 +107,10 @@ public final class RunCommand implements Runnable {
             server.createContext("/readyz", ex -> {
                 boolean ok = ready.getAsBoolean();
                 answer(ex, ok ? 200 : 503, ok ? "ready\n" : "informers not connected\n");
+            });
+            server.createContext("/metrics", ex -> {
+                ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                answer(ex, 200, metrics.get());
             });
             server.start();
             return server;

@@ -66,13 +66,23 @@ public final class ManifestFactory {
     }
 
     public static Manifests build(CheckedSpec spec, int concurrency, String calibrationKey) {
+        return build(spec, concurrency, calibrationKey, "", AdminAccess.UNKNOWN);
+    }
+
+    /**
+     * @param secretsDigest a digest of the referenced Secrets' data (empty: none, or not looked
+     *     up, as in render): part of the config hash, so a rotated Secret rolls the pods
+     * @param admin who may reach the admin port under a NetworkPolicy
+     */
+    public static Manifests build(CheckedSpec spec, int concurrency, String calibrationKey, String secretsDigest,
+                                  AdminAccess admin) {
         String configYaml = ServerConfigYaml.render(spec);
         ConfigMap configMap = new ConfigMapBuilder()
                 .withMetadata(meta(spec, Names.configMap(spec)))
                 .addToData(Names.CONFIG_FILE, configYaml)
                 .build();
         PodSpec pod = podSpec(spec, concurrency);
-        String hash = hash(Serialization.asJson(pod) + "\n" + configYaml);
+        String hash = hash(Serialization.asJson(pod) + "\n" + configYaml + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest));
         Map<String, String> podLabels = Names.labels(spec.name());
         podLabels.put(Names.CONFIG_HASH, hash);
         podLabels.put(Names.CALIBRATION_KEY, calibrationKey);
@@ -100,7 +110,7 @@ public final class ManifestFactory {
                 .withTargetPort(new IntOrString(Names.MCP_PORT_NAME)).withProtocol("TCP").endPort()
                 .endSpec()
                 .build();
-        return new Manifests(configMap, deployment, service, disruptionBudget(spec), networkPolicy(spec), hash);
+        return new Manifests(configMap, deployment, service, disruptionBudget(spec), networkPolicy(spec, admin), hash);
     }
 
     private static PodSpec podSpec(CheckedSpec spec, int concurrency) {
@@ -114,7 +124,7 @@ public final class ManifestFactory {
         mounts.add(mount("tmp", "/tmp", false, null));
         for (Project p : s.projects) {
             if (p.source.configMap != null) {
-                String volume = "corpus-" + volumeSafe(p.name);
+                String volume = Names.corpusVolume(p.name);
                 volumes.add(new VolumeBuilder().withName(volume).withNewConfigMap().withName(p.source.configMap).endConfigMap().build());
                 mounts.add(mount(volume, Names.CORPUS_DIR + "/" + p.name, true, null));
             }
@@ -248,7 +258,7 @@ public final class ManifestFactory {
                 .build();
     }
 
-    private static NetworkPolicy networkPolicy(CheckedSpec spec) {
+    private static NetworkPolicy networkPolicy(CheckedSpec spec, AdminAccess admin) {
         var access = spec.spec().networkPolicy;
         if (access == null) {
             return null;
@@ -258,10 +268,22 @@ public final class ManifestFactory {
         if (access.clientNamespaceLabels != null) {
             clients.withNewNamespaceSelector().withMatchLabels(access.clientNamespaceLabels).endNamespaceSelector();
         }
+        // The operator's pods, in the operator's namespace only (any namespace when it is not known, as in render).
         NetworkPolicyPeer operator = new NetworkPolicyPeerBuilder()
-                .withNewNamespaceSelector().endNamespaceSelector()
+                .withNewNamespaceSelector().withMatchLabels(admin.operatorNamespace() == null ? Map.of()
+                        : Map.of(AdminAccess.NAMESPACE_NAME_LABEL, admin.operatorNamespace())).endNamespaceSelector()
                 .withNewPodSelector().addToMatchLabels(Names.LABEL_NAME, Names.MANAGED_BY).endPodSelector()
                 .build();
+        List<NetworkPolicyPeer> adminPeers = new ArrayList<>(List.of(operator));
+        if (admin.scraped()) {
+            NetworkPolicyPeerBuilder scraper = new NetworkPolicyPeerBuilder().withNewPodSelector()
+                    .withMatchLabels(admin.scrapePodLabels() == null ? Map.of() : admin.scrapePodLabels()).endPodSelector();
+            if (admin.scrapeNamespace() != null) {
+                scraper.withNewNamespaceSelector().withMatchLabels(Map.of(AdminAccess.NAMESPACE_NAME_LABEL, admin.scrapeNamespace()))
+                        .endNamespaceSelector();
+            }
+            adminPeers.add(scraper.build());
+        }
         return new NetworkPolicyBuilder()
                 .withMetadata(meta(spec, spec.name()))
                 .withNewSpec()
@@ -269,7 +291,7 @@ public final class ManifestFactory {
                 .withPolicyTypes("Ingress")
                 .addNewIngress().withFrom(clients.build())
                 .addNewPort().withPort(new IntOrString(Names.MCP_PORT)).withProtocol("TCP").endPort().endIngress()
-                .addNewIngress().withFrom(operator)
+                .addNewIngress().withFrom(adminPeers)
                 .addNewPort().withPort(new IntOrString(Names.ADMIN_PORT)).withProtocol("TCP").endPort().endIngress()
                 .endSpec()
                 .build();
@@ -320,11 +342,6 @@ public final class ManifestFactory {
     private static EnvVar fromSecret(String name, String secret, String key) {
         return new EnvVarBuilder().withName(name).withNewValueFrom()
                 .withNewSecretKeyRef().withName(secret).withKey(key).endSecretKeyRef().endValueFrom().build();
-    }
-
-    /** Volume names are DNS labels: project names may hold '.' and '_'. */
-    private static String volumeSafe(String name) {
-        return name.replace('.', '-').replace('_', '-');
     }
 
     private static String emptyToNull(String s) {

@@ -36,6 +36,20 @@ public final class Names {
         return spec.name() + "-config";
     }
 
+    /**
+     * The volume of a project's corpus ConfigMap. Volume names are DNS labels (at most 63
+     * characters, letters, digits and '-', alphanumeric at both ends), project names may also
+     * hold '.' and '_' and reach 63 characters: a name that had to change gets a hash of the
+     * original, so "hand-book", "hand.book" and "hand_book" get three distinct, valid volumes.
+     */
+    public static String corpusVolume(String project) {
+        String safe = project.replace('.', '-').replace('_', '-');
+        String trimmed = safe.length() > 40 ? safe.substring(0, 40) : safe;
+        trimmed = trimmed.replaceAll("-+$", "");
+        String volume = "corpus-" + trimmed;
+        return trimmed.equals(project) ? volume : volume + "-" + ManifestFactory.hash(project).substring(0, 8);
+    }
+
     public static String endpoint(String name, String namespace) {
         return "http://" + name + "." + namespace + ".svc:" + MCP_PORT + "/mcp";
     }

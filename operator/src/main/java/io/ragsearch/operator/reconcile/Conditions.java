@@ -15,6 +15,8 @@ public final class Conditions {
     public static final String MEMORY_INSUFFICIENT = "MemoryInsufficient";
     public static final String CONCURRENCY_CLAMPED = "ConcurrencyClamped";
     public static final String INVALID_SPEC = "InvalidSpec";
+    /** Whether the pods' corpus database answers (only with spec.database); pods stay ready either way. */
+    public static final String DATABASE_REACHABLE = "DatabaseReachable";
 
     private final List<Condition> conditions;
     private final long generation;
@@ -36,6 +38,10 @@ public final class Conditions {
         conditions.sort(java.util.Comparator.comparingInt(c -> order(c.getType())));
     }
 
+    public void remove(String type) {
+        conditions.removeIf(c -> type.equals(c.getType()));
+    }
+
     public List<Condition> list() {
         return List.copyOf(conditions);
     }
@@ -50,7 +56,7 @@ public final class Conditions {
     }
 
     private static int order(String type) {
-        int i = List.of(READY, CALIBRATED, MEMORY_INSUFFICIENT, CONCURRENCY_CLAMPED, INVALID_SPEC).indexOf(type);
+        int i = List.of(READY, CALIBRATED, MEMORY_INSUFFICIENT, CONCURRENCY_CLAMPED, INVALID_SPEC, DATABASE_REACHABLE).indexOf(type);
         return i < 0 ? Integer.MAX_VALUE : i;
     }
 }

@@ -10,7 +10,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Writes core/v1 Events about a RagSearch (kubectl describe shows them) and logs them. */
@@ -23,7 +22,16 @@ public class EventRecorder {
      * The last message per object and reason. Two reconciles can start from the same cached
      * status before the first one's patch arrives; the second must not repeat the first's events.
      */
-    private final Map<String, String> lastMessage = new ConcurrentHashMap<>();
+    private final Map<String, String> lastMessage = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+                    // No finalizer, so no hook when a RagSearch is deleted: the oldest entries go instead.
+                    return size() > MAX_REMEMBERED;
+                }
+            });
+    /** Far more than (RagSearches × reasons) of any cluster; the bound only keeps deleted ones from piling up. */
+    private static final int MAX_REMEMBERED = 10_000;
 
     public EventRecorder(KubernetesClient client) {
         this.client = client;
@@ -35,13 +43,6 @@ public class EventRecorder {
 
     public void warning(RagSearch about, String reason, String message) {
         record(about, "Warning", reason, message);
-    }
-
-    /** Drops what is remembered about a deleted object. */
-    public void forget(RagSearch about) {
-        String prefix = about.getMetadata().getNamespace() + "/" + about.getMetadata().getName() + "/"
-                + about.getMetadata().getUid() + "/";
-        lastMessage.keySet().removeIf(k -> k.startsWith(prefix));
     }
 
     private void record(RagSearch about, String type, String reason, String message) {

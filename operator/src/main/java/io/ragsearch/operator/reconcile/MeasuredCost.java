@@ -25,6 +25,33 @@ public record MeasuredCost(long residentBytes, long perRunBytes, int intraOpThre
                 s.measuredBy, s.rerankerDigest));
     }
 
+    /** A rerank run allocates at least its input tensors and an arena: below this it was not measured. */
+    static final long MIN_PLAUSIBLE_PER_RUN_BYTES = 1L << 20;
+    /** A JVM with a Lucene index and an ONNX session is never resident in less. */
+    static final long MIN_PLAUSIBLE_RESIDENT_BYTES = 64L << 20;
+    static final int MAX_PLAUSIBLE_INTRA_OP_THREADS = 1024;
+
+    /**
+     * Why this measurement cannot be true, if it cannot: a pod's /calibration is input, and a
+     * {@code perRunBytes: 1} would otherwise become a concurrency of a billion.
+     */
+    public Optional<String> implausible() {
+        if (perRunBytes < MIN_PLAUSIBLE_PER_RUN_BYTES) {
+            return Optional.of("perRunBytes " + perRunBytes + " is below 1 MiB");
+        }
+        if (residentBytes < MIN_PLAUSIBLE_RESIDENT_BYTES) {
+            return Optional.of("residentBytes " + residentBytes + " is below 64 MiB");
+        }
+        if (measuredUnderLimitBytes != null && measuredUnderLimitBytes > 0 && residentBytes > measuredUnderLimitBytes) {
+            return Optional.of("residentBytes " + residentBytes + " exceeds the memory limit it was measured under ("
+                    + measuredUnderLimitBytes + ")");
+        }
+        if (intraOpThreads > MAX_PLAUSIBLE_INTRA_OP_THREADS) {
+            return Optional.of("intraOpThreads " + intraOpThreads + " is above " + MAX_PLAUSIBLE_INTRA_OP_THREADS);
+        }
+        return Optional.empty();
+    }
+
     public RerankBudget.Measurement measurement() {
         return new RerankBudget.Measurement(residentBytes, perRunBytes, intraOpThreads);
     }

@@ -16,6 +16,7 @@ public final class OperatorRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OperatorRuntime.class);
 
     private final Operator operator;
+    private final io.ragsearch.operator.metrics.OperatorMetrics metrics = new io.ragsearch.operator.metrics.OperatorMetrics();
 
     /** @param namespaces namespaces to watch; empty: all */
     public OperatorRuntime(KubernetesClient client, CalibrationClient calibrations, RagSearchReconciler.Settings settings,
@@ -33,12 +34,17 @@ public final class OperatorRuntime implements AutoCloseable {
                         LOG.error("informer stopped: {}", e.getMessage());
                     }
                 }));
-        operator.register(new RagSearchReconciler(client, calibrations, settings),
+        operator.register(new RagSearchReconciler(client, calibrations, settings, metrics),
                 c -> {
                     if (!namespaces.isEmpty()) {
                         c.settingNamespaces(namespaces);
                     }
                 });
+    }
+
+    /** What the operator's /metrics shows. */
+    public io.ragsearch.operator.metrics.OperatorMetrics metrics() {
+        return metrics;
     }
 
     public void start() {

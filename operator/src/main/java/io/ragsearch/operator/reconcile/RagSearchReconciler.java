@@ -1,16 +1,10 @@
 package io.ragsearch.operator.reconcile;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -19,6 +13,7 @@ import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.ragsearch.operator.dependent.AdminAccess;
 import io.ragsearch.operator.dependent.DisruptionBudgetDependent;
 import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.dependent.Manifests;
@@ -29,6 +24,7 @@ import io.ragsearch.operator.dependent.ServerConfigMapDependent;
 import io.ragsearch.operator.dependent.ServerDeploymentDependent;
 import io.ragsearch.operator.dependent.ServerServiceDependent;
 import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.metrics.OperatorMetrics;
 import io.ragsearch.operator.model.RagSearchStatus;
 
 import java.time.Clock;
@@ -53,28 +49,47 @@ import java.util.Set;
         @Dependent(name = "network-policy", type = NetworkPolicyDependent.class,
                 reconcilePrecondition = OptionalObjectWanted.NetworkPolicy.class)})
 @ControllerConfiguration(name = "ragsearch")
-public class RagSearchReconciler implements Reconciler<RagSearch>, Cleaner<RagSearch> {
+public class RagSearchReconciler implements Reconciler<RagSearch> {
 
     /**
      * How often to look again while something is pending (pods starting, a secret missing) and
-     * once settled; the admin port where pods answer /calibration.
+     * once settled; the admin port where pods answer /calibration; who may reach it under a NetworkPolicy.
      */
-    public record Settings(Duration pending, Duration settled, int adminPort) {
+    public record Settings(Duration pending, Duration settled, int adminPort, AdminAccess adminAccess) {
+        public Settings(Duration pending, Duration settled, int adminPort) {
+            this(pending, settled, adminPort, AdminAccess.UNKNOWN);
+        }
+
         public static Settings defaults() {
             return new Settings(Duration.ofSeconds(10), Duration.ofMinutes(5), Names.ADMIN_PORT);
+        }
+
+        public Settings withAdminAccess(AdminAccess access) {
+            return new Settings(pending, settled, adminPort, access);
         }
     }
 
     private final KubernetesClient client;
     private final CalibrationReader calibrations;
+    private final DatabaseReader databases;
+    private final ReferencedSecrets secrets;
     private final StatusComposer statuses;
     private final Settings settings;
     private final Clock clock;
+    private final OperatorMetrics metrics;
 
     public RagSearchReconciler(KubernetesClient client, io.ragsearch.operator.calibration.CalibrationClient calibrationClient,
                                Settings settings) {
+        this(client, calibrationClient, settings, new OperatorMetrics());
+    }
+
+    public RagSearchReconciler(KubernetesClient client, io.ragsearch.operator.calibration.CalibrationClient calibrationClient,
+                               Settings settings, OperatorMetrics metrics) {
+        this.metrics = metrics;
         this.client = client;
         this.calibrations = new CalibrationReader(calibrationClient, settings.adminPort());
+        this.databases = new DatabaseReader(calibrationClient, settings.adminPort());
+        this.secrets = new ReferencedSecrets(client);
         this.statuses = new StatusComposer(new EventRecorder(client));
         this.settings = settings;
         this.clock = Clock.systemUTC();
@@ -96,10 +111,27 @@ public class RagSearchReconciler implements Reconciler<RagSearch>, Cleaner<RagSe
 
     @Override
     public UpdateControl<RagSearch> reconcile(RagSearch resource, Context<RagSearch> context) {
+        long t0 = System.nanoTime();
+        String outcome = "error";
+        try {
+            UpdateControl<RagSearch> control = reconcileChecked(resource, context);
+            outcome = Conditions.isTrue(resource.getStatus().conditions, Conditions.INVALID_SPEC) ? "invalid" : "valid";
+            return control;
+        } finally {
+            metrics.reconciled(outcome, Duration.ofNanos(System.nanoTime() - t0));
+        }
+    }
+
+    private UpdateControl<RagSearch> reconcileChecked(RagSearch resource, Context<RagSearch> context) {
+        dropLegacyFinalizer(resource);
         RagSearchStatus old = resource.getStatus();
         SpecCheck.Result checked = SpecCheck.check(resource, new ClusterReferenceLookup(client));
         if (!checked.valid()) {
             resource.setStatus(statuses.invalid(resource, old, checked.problems(), clock.instant()));
+            RagSearchStatus s = resource.getStatus();
+            metrics.decided(resource.getMetadata().getNamespace(), resource.getMetadata().getName(), new OperatorMetrics.Decision(
+                    s.rerank == null || s.rerank.effective == null ? 1 : s.rerank.effective, s.rerank == null ? null : s.rerank.safe,
+                    s.replicas == null ? 0 : s.replicas, s.readyReplicas == null ? 0 : s.readyReplicas, false));
             // A missing Secret or ConfigMap may appear without the RagSearch changing: look again.
             return UpdateControl.patchStatus(resource).rescheduleAfter(settings.pending());
         }
@@ -108,33 +140,38 @@ public class RagSearchReconciler implements Reconciler<RagSearch>, Cleaner<RagSe
         String key = ManifestFactory.calibrationKey(spec);
         RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, old == null ? null : old.rerank,
                 calibrations.read(pods.readyWith(Names.CALIBRATION_KEY, key)));
-        Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency(), key);
+        Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency(), key,
+                secrets.digest(spec.namespace(), resource.getSpec()), settings.adminAccess());
         context.managedWorkflowAndDependentResourceContext().put(Manifests.CONTEXT_KEY, manifests);
         context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow()
                 .throwAggregateExceptionIfErrorsPresent();
 
         int ready = pods.readyOfTemplate(manifests.configHash());
-        RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, clock.instant());
+        List<DatabaseReader.PodDatabase> database = resource.getSpec().database == null ? List.of()
+                : databases.read(pods.readyWith(Names.LABEL_INSTANCE, spec.name()));
+        RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, database, clock.instant());
         resource.setStatus(next);
-        boolean settled = ready >= spec.replicas() && (!spec.reranks() || plan.measuredByCurrentPods());
+        metrics.decided(spec.namespace(), spec.name(), new OperatorMetrics.Decision(plan.effective().concurrency(),
+                plan.safe() == null ? null : plan.safe().safe(), spec.replicas(), ready, true));
+        // While a pod's database is down, look again soon: the status must show the outage's end.
+        boolean databaseDown = database.stream().anyMatch(d -> !d.state().connected());
+        boolean settled = !databaseDown && ready >= spec.replicas() && (!spec.reranks() || plan.measuredByCurrentPods());
         return UpdateControl.patchStatus(resource).rescheduleAfter(settled ? settings.settled() : settings.pending());
     }
 
     /**
-     * Deletes what this RagSearch owns. On a cluster the garbage collector would too (owner
-     * references); doing it here does not depend on one.
+     * The finalizer an earlier version added (JOSDK's default name). Deletion needs none: every
+     * owned object carries an owner reference, so Kubernetes' garbage collector removes them,
+     * and a RagSearch deleted while the operator is stopped or uninstalled is not left hanging.
      */
-    @Override
-    public DeleteControl cleanup(RagSearch resource, Context<RagSearch> context) {
-        String ns = resource.getMetadata().getNamespace();
-        Map<String, String> owned = Map.of(Names.LABEL_INSTANCE, resource.getMetadata().getName(),
-                Names.LABEL_MANAGED_BY, Names.MANAGED_BY);
-        client.apps().deployments().inNamespace(ns).withLabels(owned).delete();
-        client.resources(Service.class).inNamespace(ns).withLabels(owned).delete();
-        client.resources(ConfigMap.class).inNamespace(ns).withLabels(owned).delete();
-        client.resources(PodDisruptionBudget.class).inNamespace(ns).withLabels(owned).delete();
-        client.resources(NetworkPolicy.class).inNamespace(ns).withLabels(owned).delete();
-        statuses.forget(resource);
-        return DeleteControl.defaultDelete();
+    static final String LEGACY_FINALIZER = "ragsearches.ragsearch.io/finalizer";
+
+    private void dropLegacyFinalizer(RagSearch resource) {
+        if (resource.getMetadata().getFinalizers() != null && resource.getMetadata().getFinalizers().contains(LEGACY_FINALIZER)) {
+            client.resource(resource).edit(r -> {
+                r.getMetadata().getFinalizers().remove(LEGACY_FINALIZER);
+                return r;
+            });
+        }
     }
 }

@@ -18,11 +18,13 @@ import java.util.List;
  *       before the new pods have measured themselves.</li>
  *   <li>Without any: 1.</li>
  * </ul>
+ * A measurement that cannot be true ({@link MeasuredCost#implausible()}) is refused and listed
+ * in the plan, whatever its source.
  */
 public final class RerankPlanner {
 
     /** The decision: the status block to store and the numbers behind it. {@code safe} is null without a basis. */
-    public record Plan(RerankStatus status, RerankBudget.Safe safe, RerankBudget.Effective effective) {
+    public record Plan(RerankStatus status, RerankBudget.Safe safe, RerankBudget.Effective effective, List<String> refused) {
         public boolean measuredByCurrentPods() {
             return RerankStatus.BASIS_MEASURED.equals(status.basis);
         }
@@ -51,8 +53,13 @@ public final class RerankPlanner {
 
         MeasuredCost basis = null;
         String kind = RerankStatus.BASIS_NONE;
+        List<String> refused = new java.util.ArrayList<>();
         if (spec.reranks()) {
             MeasuredCost current = fresh.stream()
+                    .filter(m -> {
+                        m.cost().implausible().ifPresent(why -> refused.add("pod " + m.pod() + ": " + why));
+                        return m.cost().implausible().isEmpty();
+                    })
                     .map(PodMeasurement::cost)
                     .filter(c -> spec.expectedRerankerDigest() == null || spec.expectedRerankerDigest().equals(c.rerankerDigest()))
                     .reduce((a, b) -> MeasuredCost.moreConservative(a, b, limits))
@@ -82,7 +89,7 @@ public final class RerankPlanner {
                 ? RerankBudget.effective(spec.request(), safe)
                 : new RerankBudget.Effective(1, false);
         next.effective = effective.concurrency();
-        return new Plan(next, safe, effective);
+        return new Plan(next, safe, effective, List.copyOf(refused));
     }
 
     /** The stored measurement, if it was taken with the reranker the spec names now. */
@@ -93,6 +100,6 @@ public final class RerankPlanner {
         if (spec.expectedRerankerDigest() != null && !spec.expectedRerankerDigest().equals(stored.rerankerDigest)) {
             return java.util.Optional.empty();
         }
-        return MeasuredCost.from(stored);
+        return MeasuredCost.from(stored).filter(m -> m.implausible().isEmpty());
     }
 }

@@ -32,6 +32,10 @@ public final class SpecCheck {
     private static final Pattern SHA256 = Pattern.compile("[a-f0-9]{64}");
     /** The smallest limit a JVM, a Lucene index and one model fit in; below it nothing can start. */
     private static final long MIN_MEMORY_BYTES = 256L << 20;
+    /** A day: no model load takes longer, and the probe's failureThreshold arithmetic stays far from overflow. */
+    static final int MAX_STARTUP_TIMEOUT_SECONDS = 86_400;
+    /** Each project is a mounted ConfigMap volume; the Deployment must stay far below the API server's object size limit. */
+    static final int MAX_PROJECTS = 200;
 
     /** The outcome: a checked spec, or the list of problems. */
     public record Result(Optional<CheckedSpec> spec, List<String> problems) {
@@ -136,8 +140,8 @@ public final class SpecCheck {
             }
         }
         int startup = spec.startupTimeoutSeconds == null ? CheckedSpec.DEFAULT_STARTUP_TIMEOUT_SECONDS : spec.startupTimeoutSeconds;
-        if (startup < 30) {
-            problems.add("spec.startupTimeoutSeconds must be at least 30, got " + startup);
+        if (startup < 30 || startup > MAX_STARTUP_TIMEOUT_SECONDS) {
+            problems.add("spec.startupTimeoutSeconds must be in [30, " + MAX_STARTUP_TIMEOUT_SECONDS + "], got " + startup);
         }
         if (spec.podDisruptionBudget != null && spec.podDisruptionBudget.minAvailable != null
                 && spec.podDisruptionBudget.minAvailable < 0) {
@@ -170,6 +174,11 @@ public final class SpecCheck {
     private static void checkProjects(RagSearchSpec spec, String namespace, ReferenceLookup lookup, List<String> problems) {
         if (spec.projects == null || spec.projects.isEmpty()) {
             problems.add("spec.projects needs at least one project");
+            return;
+        }
+        if (spec.projects.size() > MAX_PROJECTS) {
+            problems.add("spec.projects has " + spec.projects.size() + " projects; at most " + MAX_PROJECTS
+                    + " fit one Deployment (each is a mounted volume): split them over several RagSearch resources");
             return;
         }
         Set<String> seen = new HashSet<>();
@@ -217,6 +226,10 @@ public final class SpecCheck {
             problems.add(at + ".builtin '" + m.builtin + "' is not built in; built in: " + String.join(", ", builtins));
         }
         if (m.pvc != null) {
+            if (m.pvc.path != null && !relativeInside(m.pvc.path)) {
+                problems.add(at + ".pvc.path must be a relative path inside the claim (no '..', not absolute), got '"
+                        + m.pvc.path + "'");
+            }
             if (blank(m.pvc.claimName)) {
                 problems.add(at + ".pvc.claimName is required");
             } else if (lookup != null && !lookup.claimExists(namespace, m.pvc.claimName)) {
@@ -288,6 +301,19 @@ public final class SpecCheck {
             return Optional.empty();
         }
         return Optional.of(amount);
+    }
+
+    /** A volume subPath the API server accepts: relative, and no '..' segment. */
+    private static boolean relativeInside(String path) {
+        if (path.startsWith("/") || path.contains("\\")) {
+            return false;
+        }
+        for (String segment : path.split("/")) {
+            if (segment.equals("..")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean inUnitRange(double v) {

@@ -22,10 +22,6 @@ final class StatusComposer {
         this.events = events;
     }
 
-    void forget(RagSearch resource) {
-        events.forget(resource);
-    }
-
     /** A spec the reconciler refuses: the old decision and everything running stay as they were. */
     RagSearchStatus invalid(RagSearch resource, RagSearchStatus old, List<String> problems, Instant now) {
         RagSearchStatus next = copyOf(old);
@@ -41,7 +37,7 @@ final class StatusComposer {
     }
 
     RagSearchStatus valid(RagSearch resource, RagSearchStatus old, CheckedSpec spec, RerankPlanner.Plan plan,
-                          int readyReplicas, Instant now) {
+                          int readyReplicas, List<DatabaseReader.PodDatabase> databases, Instant now) {
         RagSearchStatus next = new RagSearchStatus();
         next.observedGeneration = resource.getMetadata().getGeneration();
         next.rerank = plan.status();
@@ -51,9 +47,10 @@ final class StatusComposer {
         Conditions conditions = new Conditions(old == null ? null : old.conditions, generation(resource), now);
         conditions.set(Conditions.INVALID_SPEC, false, "Valid", "the spec passed every check");
         ready(conditions, spec, readyReplicas, next.endpoint);
-        calibrated(conditions, spec, plan.status());
+        calibrated(conditions, spec, plan.status(), plan.refused());
         memory(conditions, spec, plan);
         clamped(conditions, spec, plan);
+        database(conditions, spec, databases);
         next.conditions = conditions.list();
         announce(resource, old, next, spec, plan);
         return next;
@@ -71,19 +68,43 @@ final class StatusComposer {
         }
     }
 
-    private static void calibrated(Conditions c, CheckedSpec spec, RerankStatus r) {
+    private static void calibrated(Conditions c, CheckedSpec spec, RerankStatus r, List<String> refused) {
         if (!spec.reranks()) {
             c.set(Conditions.CALIBRATED, true, "NoReranker",
                     "no reranker configured: nothing to measure, the rerank concurrency is unused");
         } else if (RerankStatus.BASIS_MEASURED.equals(r.basis)) {
             c.set(Conditions.CALIBRATED, true, "Measured", "measured by pod " + r.measuredBy + " at " + r.measuredAt
                     + " (" + r.method + "): resident " + Mebibytes.text(r.residentBytes) + ", " + Mebibytes.text(r.perRunBytes) + " per rerank run");
+        } else if (!refused.isEmpty()) {
+            c.set(Conditions.CALIBRATED, false, "ImplausibleMeasurement", "refused: " + String.join("; ", refused)
+                    + (RerankStatus.BASIS_PREVIOUS.equals(r.basis) ? "; using the measurement of an earlier rollout"
+                    : "; concurrency 1 until a pod reports a plausible /calibration"));
         } else if (RerankStatus.BASIS_PREVIOUS.equals(r.basis)) {
             c.set(Conditions.CALIBRATED, false, "AwaitingNewPods", "computed from the measurement of an earlier rollout"
                     + " (same reranker, taken under " + Mebibytes.text(r.measuredUnderLimitBytes) + "); waiting for the new pods' own");
         } else {
             c.set(Conditions.CALIBRATED, false, "AwaitingMeasurement",
                     "no measurement yet: concurrency 1 until a ready pod reports /calibration");
+        }
+    }
+
+    /** Without spec.database: no condition. No pod answered: the last word stands. */
+    private static void database(Conditions c, CheckedSpec spec, List<DatabaseReader.PodDatabase> databases) {
+        if (spec.resource().getSpec().database == null) {
+            c.remove(Conditions.DATABASE_REACHABLE);
+            return;
+        }
+        if (databases.isEmpty()) {
+            return;
+        }
+        List<String> down = databases.stream().filter(d -> !d.state().connected())
+                .map(d -> d.pod() + (d.state().unreachableSince() == null ? "" : " (since " + d.state().unreachableSince() + ")"))
+                .toList();
+        if (down.isEmpty()) {
+            c.set(Conditions.DATABASE_REACHABLE, true, "Connected", databases.size() + " pod(s) report the database connected");
+        } else {
+            c.set(Conditions.DATABASE_REACHABLE, false, "Unreachable", "database unreachable from " + String.join(", ", down)
+                    + "; they keep serving the last good index and stay ready");
         }
     }
 

@@ -32,7 +32,8 @@ import java.util.stream.Collectors;
  * of pods of the current template running as real {@code ragsearch-server.jar} processes, each
  * on its own loopback address (127.0.0.N) with the template's ports, env and mounted config; it
  * runs their probes, reports their status, and replaces pods on a template change as the rolling
- * update strategy says (surge and unavailability counted on ready pods).
+ * update strategy says (surge and unavailability counted on ready pods). It also collects
+ * garbage as Kubernetes does: objects whose owner is gone are deleted.
  */
 public final class PodSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PodSimulator.class);
@@ -56,6 +57,7 @@ public final class PodSimulator implements AutoCloseable {
     /** Deployment "namespace/name" → its pods. */
     private final Map<String, List<SimPod>> pods = new ConcurrentHashMap<>();
     private final AtomicInteger podSequence = new AtomicInteger();
+    private final OwnerGarbageCollector garbage;
 
     public PodSimulator(KubernetesClient client, Settings settings) {
         if (!Files.isRegularFile(settings.serverJar())) {
@@ -67,6 +69,7 @@ public final class PodSimulator implements AutoCloseable {
         this.settings = settings;
         this.cgroups = MemoryCgroups.detect("ragsearch-sim-" + ProcessHandle.current().pid());
         this.launcher = new ContainerLauncher(client, settings.serverJar().toAbsolutePath(), mountPoints);
+        this.garbage = new OwnerGarbageCollector(client);
     }
 
     /** Pods see their volumes at the container's paths only through a private mount namespace. */
@@ -119,6 +122,7 @@ public final class PodSimulator implements AutoCloseable {
     }
 
     private void sync() {
+        garbage.collect();
         List<Deployment> deployments = client.apps().deployments().inAnyNamespace().list().getItems();
         Set<String> seen = deployments.stream().map(PodSimulator::key).collect(Collectors.toSet());
         for (String gone : new ArrayList<>(pods.keySet())) {

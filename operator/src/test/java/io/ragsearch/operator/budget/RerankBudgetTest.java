@@ -58,10 +58,13 @@ class RerankBudgetTest {
     }
 
     @Test
-    void noCpuLimitMeansNoCpuCap() {
+    void noCpuLimitCapsAtAFixedNumberOfRuns() {
         Safe s = RerankBudget.safe(new Limits(8 * GIB, null, 10), new Measurement(400 * MIB, 300 * MIB, 1));
         assertNull(s.byCpu());
-        assertEquals(23, s.safe());
+        assertEquals(23, s.byMemory());
+        assertEquals(RerankBudget.MAX_WITHOUT_CPU_LIMIT, s.safe(), "CPU-bound work gains nothing past the cores");
+        Safe small = RerankBudget.safe(new Limits(2 * GIB, null, 10), new Measurement(400 * MIB, 300 * MIB, 1));
+        assertEquals(4, small.safe(), "below the cap memory decides");
     }
 
     @ParameterizedTest(name = "cpu {0}m, {1} intra-op threads → byCpu {2}")
@@ -91,8 +94,10 @@ class RerankBudgetTest {
 
     @Test
     void hugeLimitsDoNotOverflow() {
-        Safe s = RerankBudget.safe(new Limits(1L << 50, null, 10), new Measurement(0, 1, 1));
+        Safe s = RerankBudget.safe(new Limits(1L << 50, 1L << 50, 10), new Measurement(0, 1, 1));
         assertEquals(Integer.MAX_VALUE, s.safe());
+        assertEquals(RerankBudget.MAX_WITHOUT_CPU_LIMIT,
+                RerankBudget.safe(new Limits(1L << 50, null, 10), new Measurement(0, 1, 1)).safe());
     }
 
     @Test

@@ -120,4 +120,23 @@ class ManifestFactoryTest {
         return pod.getVolumes().stream().filter(v -> v.getName().equals(name)).findFirst()
                 .orElseThrow(() -> new AssertionError("no volume " + name));
     }
+
+    @Test
+    void theAdminPortIsOpenOnlyToTheOperatorsNamespaceAndAnOptionalScraper() {
+        RagSearch r = base();
+        r.getSpec().networkPolicy = new io.ragsearch.operator.model.NetworkAccess();
+        var np = ManifestFactory.build(check(r), 1, "key", "", new AdminAccess("ragsearch-system", "monitoring",
+                java.util.Map.of("app", "prometheus"))).networkPolicy();
+        var admin = np.getSpec().getIngress().get(1);
+        assertEquals(8081, admin.getPorts().get(0).getPort().getIntVal());
+        assertEquals(java.util.Map.of(AdminAccess.NAMESPACE_NAME_LABEL, "ragsearch-system"),
+                admin.getFrom().get(0).getNamespaceSelector().getMatchLabels(), "not the operator's label in any namespace");
+        assertEquals(java.util.Map.of(Names.LABEL_NAME, Names.MANAGED_BY), admin.getFrom().get(0).getPodSelector().getMatchLabels());
+        assertEquals(java.util.Map.of(AdminAccess.NAMESPACE_NAME_LABEL, "monitoring"),
+                admin.getFrom().get(1).getNamespaceSelector().getMatchLabels());
+        assertEquals(java.util.Map.of("app", "prometheus"), admin.getFrom().get(1).getPodSelector().getMatchLabels());
+
+        var unscraped = ManifestFactory.build(check(r), 1, "key", "", new AdminAccess("ops", null, null)).networkPolicy();
+        assertEquals(1, unscraped.getSpec().getIngress().get(1).getFrom().size(), "no scraper unless configured");
+    }
 }

@@ -83,6 +83,22 @@ class HelmChartTest {
     }
 
     @Test
+    void theOperatorKnowsItsNamespaceAndAnOptionalScraper(@TempDir Path dir) throws Exception {
+        Container plain = of(parse(new Helm(CHART).template().withName("rs").withNamespace("ops").call()), Deployment.class)
+                .getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals("metadata.namespace", plain.getEnv().stream().filter(e -> e.getName().equals("POD_NAMESPACE")).findFirst()
+                .orElseThrow().getValueFrom().getFieldRef().getFieldPath());
+        assertTrue(plain.getEnv().stream().noneMatch(e -> e.getName().startsWith("METRICS_SCRAPE")), "no scraper by default");
+
+        Path values = dir.resolve("values.yaml");
+        Files.writeString(values, "metricsScrape:\n  namespace: monitoring\n  podLabels: {app: prometheus, tier: b}\n");
+        Container scraped = of(parse(new Helm(CHART).template().withName("rs").withNamespace("ops").withValuesFile(values).call()),
+                Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals("monitoring", env(scraped, "METRICS_SCRAPE_NAMESPACE"));
+        assertEquals("app=prometheus,tier=b", env(scraped, "METRICS_SCRAPE_POD_LABELS"));
+    }
+
+    @Test
     void aWrongScopeFailsWithAMessage() {
         Exception e = assertThrows(Exception.class, () -> new Helm(CHART).template().withName("rs")
                 .set("rbac.scope", "everything").call());

@@ -24,6 +24,7 @@ final class FakeCalibrationEndpoints implements CalibrationClient, AutoCloseable
 
     private final Map<String, HttpServer> servers = new ConcurrentHashMap<>();
     private final Map<String, String> bodies = new ConcurrentHashMap<>();
+    private final Map<String, String> infos = new ConcurrentHashMap<>();
     final AtomicInteger requests = new AtomicInteger();
     private final HttpCalibrationClient http = new HttpCalibrationClient();
 
@@ -34,6 +35,21 @@ final class FakeCalibrationEndpoints implements CalibrationClient, AutoCloseable
                 + "\"rerankerDigest\":\"" + digest + "\",\"measuredAt\":\"2026-12-02T19:00:0" + (bodies.size() % 10)
                 + "Z\",\"reranker\":\"minilm-pair\"}");
         server(podIp);
+    }
+
+    /** Makes the pod at {@code podIp} answer this /info (a server with a database has a "database" object in it). */
+    void info(String podIp, String body) {
+        infos.put(podIp, body);
+        server(podIp);
+    }
+
+    @Override
+    public Optional<io.ragsearch.operator.calibration.DatabaseState> database(String podIp, int adminPort) throws IOException {
+        HttpServer server = servers.get(podIp);
+        if (server == null) {
+            throw new IOException("connection refused: " + podIp + ":" + adminPort);
+        }
+        return http.database("127.0.0.1", server.getAddress().getPort());
     }
 
     void answer(String podIp, String body) {
@@ -59,6 +75,13 @@ final class FakeCalibrationEndpoints implements CalibrationClient, AutoCloseable
                     String body = bodies.get(ip);
                     byte[] bytes = (body == null ? "{\"status\":\"not measured\"}" : body).getBytes(StandardCharsets.UTF_8);
                     ex.sendResponseHeaders(body == null ? 503 : 200, bytes.length);
+                    try (OutputStream out = ex.getResponseBody()) {
+                        out.write(bytes);
+                    }
+                });
+                s.createContext("/info", ex -> {
+                    byte[] bytes = infos.getOrDefault(ip, "{\"version\":\"test\"}").getBytes(StandardCharsets.UTF_8);
+                    ex.sendResponseHeaders(200, bytes.length);
                     try (OutputStream out = ex.getResponseBody()) {
                         out.write(bytes);
                     }

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Bad specs leave what runs untouched; optional objects come and go; deletion removes everything owned. */
+/** Bad specs leave what runs untouched; optional objects come and go; deletion (owner references) removes everything owned. */
 class InvalidSpecAndCleanupTest extends MockOperatorTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -124,8 +124,10 @@ class InvalidSpecAndCleanupTest extends MockOperatorTest {
         await().atMost(WAIT).until(() -> client.resources(NetworkPolicy.class).inNamespace(ns).withName("rules").get() == null);
         assertNotNull(client.resources(PodDisruptionBudget.class).inNamespace(ns).withName("rules").get());
 
+        // Deletion is owner references plus Kubernetes' garbage collector (the mock has none: the stand-in runs here).
         client.resource(get(ns, "rules")).delete();
-        await().atMost(WAIT).until(() -> get(ns, "rules") == null
+        io.ragsearch.operator.simulator.OwnerGarbageCollector gc = new io.ragsearch.operator.simulator.OwnerGarbageCollector(client);
+        await().atMost(WAIT).until(() -> gc.collect() >= 0 && get(ns, "rules") == null
                 && deployment(ns, "rules") == null
                 && client.services().inNamespace(ns).withName("rules").get() == null
                 && client.configMaps().inNamespace(ns).withName("rules-config").get() == null

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 class RerankPlannerTest {
@@ -66,6 +67,24 @@ class RerankPlannerTest {
         assertEquals(RerankStatus.BASIS_NONE, RerankPlanner.plan(spec, "k", null, List.of(wrong)).status().basis);
         var right = new RerankPlanner.PodMeasurement("y", new MeasuredCost(400 * MIB, 300 * MIB, 1, "rss", "t", null, "y", "sha256:" + "a".repeat(64)));
         assertEquals(RerankStatus.BASIS_MEASURED, RerankPlanner.plan(spec, "k", null, List.of(wrong, right)).status().basis);
+    }
+
+    @Test
+    void implausibleMeasurementsAreRefusedAndListed() {
+        CheckedSpec spec = spec("1500Mi", builtin());
+        var tiny = new RerankPlanner.PodMeasurement("liar", new MeasuredCost(500 * MIB, 1, 1, "rss", "t", null, "liar", "sha256:s"));
+        RerankPlanner.Plan plan = RerankPlanner.plan(spec, "k", null, List.of(tiny));
+        assertEquals(RerankStatus.BASIS_NONE, plan.status().basis, "a perRunBytes of 1 is not a measurement");
+        assertEquals(1, plan.effective().concurrency());
+        assertEquals(List.of("pod liar: perRunBytes 1 is below 1 MiB"), plan.refused());
+
+        var overLimit = new RerankPlanner.PodMeasurement("big", new MeasuredCost(3000 * MIB, 300 * MIB, 1, "cgroup-v2", "t",
+                2000 * MIB, "big", "sha256:s"));
+        var honest = pod("ok", 400, 300);
+        RerankPlanner.Plan mixed = RerankPlanner.plan(spec, "k", null, List.of(overLimit, honest));
+        assertEquals(RerankStatus.BASIS_MEASURED, mixed.status().basis);
+        assertEquals("ok", mixed.status().measuredBy, "the plausible one is used");
+        assertTrue(mixed.refused().get(0).contains("exceeds the memory limit"), mixed.refused().toString());
     }
 
     @Test

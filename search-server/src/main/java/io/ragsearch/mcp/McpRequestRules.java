@@ -1,0 +1,172 @@
+package io.ragsearch.mcp;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What a request to the stateless /mcp endpoint must look like before the SDK sees it. The SDK
+ * answers some malformed messages with a serialised Java stack trace (or a 500), so every shape
+ * it cannot handle cleanly is refused here with a JSON-RPC error: -32700 for unparsable JSON,
+ * -32600 for a message that is not a valid request, -32602 for parameters of the wrong kind.
+ * Pure logic, so the fuzz tests drive it directly.
+ */
+public final class McpRequestRules {
+
+    /** A refusal: HTTP status, JSON-RPC code and message, and the request's id when it had a valid one. */
+    public record Rejection(int status, int code, String message, JsonNode id) {
+    }
+
+    /** The spec's default when a request carries no MCP-Protocol-Version header. */
+    static final String DEFAULT_PROTOCOL_VERSION = "2025-03-26";
+    private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+    /** Deep nesting is how a parser is made to overflow its stack; no honest MCP message nests this deep. */
+    private static final int MAX_NESTING = 64;
+    /** A string id is echoed in the answer; a longer one is refused rather than echoed. */
+    private static final int MAX_ID_CHARS = 256;
+    private static final int MAX_ECHO = 60;
+    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+            .build()).build();
+
+    private final List<String> supportedVersions;
+    private final long maxBodyBytes;
+
+    public McpRequestRules(List<String> supportedVersions, long maxBodyBytes) {
+        this.supportedVersions = List.copyOf(supportedVersions);
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public long maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
+    /** Checks the request line and headers; {@code contentLength} is -1 when unknown. */
+    public Optional<Rejection> checkHeaders(String method, String contentType, String accept, String protocolVersion,
+                                            long contentLength) {
+        if (!"POST".equals(method)) {
+            return reject(405, -32600, "this stateless MCP endpoint takes POST only");
+        }
+        if (!isJson(contentType)) {
+            return reject(415, -32600, "Content-Type must be application/json (charset utf-8 if given)");
+        }
+        if (accept == null || !(accept.contains("application/json") && accept.contains("text/event-stream"))) {
+            return reject(406, -32600, "Accept must list application/json and text/event-stream");
+        }
+        String version = protocolVersion == null ? DEFAULT_PROTOCOL_VERSION : protocolVersion.strip();
+        if (!supportedVersions.contains(version)) {
+            return reject(400, -32600, "unsupported MCP-Protocol-Version '" + cut(version) + "'; supported: "
+                    + String.join(", ", supportedVersions));
+        }
+        if (contentLength > maxBodyBytes) {
+            return reject(413, -32600, "request body exceeds " + maxBodyBytes + " bytes");
+        }
+        return Optional.empty();
+    }
+
+    /** Exactly application/json, parameters allowed; a charset other than UTF-8 is not. */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        String[] parts = contentType.split(";", -1); // -1: ";;;" gives empty parts, not an empty array
+        if (!parts[0].strip().equalsIgnoreCase("application/json")) {
+            return false;
+        }
+        return Arrays.stream(parts).skip(1).map(p -> p.strip().toLowerCase(Locale.ROOT))
+                .filter(p -> p.startsWith("charset="))
+                .allMatch(p -> p.substring(8).replace("\"", "").equals("utf-8"));
+    }
+
+    /** The body without a leading UTF-8 byte-order mark (RFC 8259 lets a parser ignore one). */
+    public static byte[] withoutBom(byte[] body) {
+        if (body.length >= 3 && body[0] == UTF8_BOM[0] && body[1] == UTF8_BOM[1] && body[2] == UTF8_BOM[2]) {
+            return Arrays.copyOfRange(body, 3, body.length);
+        }
+        return body;
+    }
+
+    /** Checks one message (BOM already removed). */
+    public Optional<Rejection> checkBody(byte[] body) {
+        if (body.length > maxBodyBytes) {
+            return reject(413, -32600, "request body exceeds " + maxBodyBytes + " bytes");
+        }
+        JsonNode message;
+        try {
+            message = JSON.readTree(body);
+        } catch (JacksonException e) {
+            return reject(400, -32700, "parse error: the body is not valid JSON (UTF-8, nesting at most "
+                    + MAX_NESTING + " levels)");
+        }
+        if (message == null || message.isMissingNode()) {
+            return reject(400, -32700, "parse error: the body is empty, not valid JSON");
+        }
+        if (!message.isObject()) {
+            return reject(400, -32600, message.isArray()
+                    ? "batches are not supported: send one JSON-RPC message per request"
+                    : "the body must be one JSON-RPC message object");
+        }
+        return checkMessage(message);
+    }
+
+    private Optional<Rejection> checkMessage(JsonNode message) {
+        JsonNode id = message.get("id");
+        JsonNode validId = id != null && validId(id) ? id : null;
+        if ((message.has("result") || message.has("error")) && !message.has("method")) {
+            return reject(400, -32600, "this server sends no requests, so it takes no JSON-RPC responses", validId);
+        }
+        JsonNode version = message.get("jsonrpc");
+        if (version == null || !version.isString() || !version.asString().equals("2.0")) {
+            return reject(400, -32600, "\"jsonrpc\" must be \"2.0\"", validId);
+        }
+        JsonNode method = message.get("method");
+        if (method == null || !method.isString() || method.asString().isBlank()) {
+            return reject(400, -32600, "\"method\" must be a non-empty string", validId);
+        }
+        String name = method.asString();
+        if (id != null && validId == null) {
+            return reject(400, -32600, "\"id\" must be a string (at most " + MAX_ID_CHARS
+                    + " characters) or an integer that fits in 64 bits");
+        }
+        if (id == null && !name.startsWith("notifications/")) {
+            return reject(400, -32600, "a request needs an \"id\"; only notifications/* may leave it out");
+        }
+        JsonNode params = message.get("params");
+        if (params != null && !params.isObject()) {
+            return reject(400, -32602, "\"params\" must be an object when present", validId);
+        }
+        if (name.equals("tools/call")) {
+            if (params == null || !params.path("name").isString()) {
+                return reject(400, -32602, "tools/call needs params with a string \"name\"", validId);
+            }
+            JsonNode arguments = params.get("arguments");
+            if (arguments != null && !arguments.isObject()) {
+                return reject(400, -32602, "tools/call \"arguments\" must be an object", validId);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean validId(JsonNode id) {
+        return (id.isString() && id.asString().length() <= MAX_ID_CHARS) || (id.isIntegralNumber() && id.canConvertToLong());
+    }
+
+    private static Optional<Rejection> reject(int status, int code, String message) {
+        return reject(status, code, message, null);
+    }
+
+    private static Optional<Rejection> reject(int status, int code, String message, JsonNode id) {
+        return Optional.of(new Rejection(status, code, message, id));
+    }
+
+    private static String cut(String s) {
+        return s.length() <= MAX_ECHO ? s : s.substring(0, MAX_ECHO) + "…";
+    }
+}

@@ -1,0 +1,32 @@
+package io.ragsearch.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ragsearch.config.ConfigLoader;
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.mcp.McpRequestRules;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Crashes the fuzz tests found, kept as plain cases so they never come back. */
+class FuzzRegressionsTest {
+
+    /** Found by theGuardAnswersEveryHeaderCombination: "Content-Type: ;;;" threw ArrayIndexOutOfBounds (a 500). */
+    @Test
+    void aContentTypeOfOnlySeparatorsIs415() {
+        McpRequestRules rules = new McpRequestRules(List.of("2025-06-18"), 1024);
+        for (String type : List.of(";;;", ";", " ; ")) {
+            assertEquals(415, rules.checkHeaders("POST", type, null, null, 0).orElseThrow().status(), type);
+        }
+    }
+
+    /** Found by anyConfigurationIsAcceptedOrAConfigException: a null document gave a null configuration (NPE at startup). */
+    @Test
+    void aConfigurationOfOnlyANullDocumentMeansTheDefaults() {
+        for (String yaml : List.of("---\n", "null\n", "---\n...\n")) {
+            ServerConfig config = ConfigLoader.parse(yaml, "c.yaml");
+            assertEquals(List.of(), config.projects(), yaml);
+            assertEquals(ServerConfig.Server.DEFAULT_BIND, config.server().bindAddressOrDefault(), yaml);
+        }
+    }
+}
