@@ -43,6 +43,8 @@ import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchSpec;
 import io.ragsearch.operator.reconcile.CheckedSpec;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -51,6 +53,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Builds the objects the reconciler applies, as pure functions of the checked spec and the
@@ -58,8 +61,6 @@ import java.util.Map;
  */
 public final class ManifestFactory {
 
-    /** Non-root user of the server image. */
-    static final long RUN_AS_USER = 10001;
     static final int STARTUP_PERIOD_SECONDS = 5;
 
     private ManifestFactory() {
@@ -72,8 +73,12 @@ public final class ManifestFactory {
                 .addToData(Names.CONFIG_FILE, configYaml)
                 .build();
         PodSpec pod = podSpec(spec, concurrency);
-        String hash = hash(Serialization.asJson(pod) + "\n" + configYaml);
-        Map<String, String> podLabels = Names.labels(spec.name());
+        Map<String, String> podLabels = new LinkedHashMap<>(PodPlacement.extraLabels(spec));
+        Map<String, String> podAnnotations = new LinkedHashMap<>(PodPlacement.extraAnnotations(spec));
+        // Without server-side apply only a changed hash makes a metadata edit reach the pods.
+        String hash = hash(Serialization.asJson(pod) + "\n" + configYaml + "\n" + new TreeMap<>(podLabels)
+                + "\n" + new TreeMap<>(podAnnotations));
+        podLabels.putAll(Names.labels(spec.name()));
         podLabels.put(Names.CONFIG_HASH, hash);
         podLabels.put(Names.CALIBRATION_KEY, calibrationKey);
         Deployment deployment = new DeploymentBuilder()
@@ -86,7 +91,7 @@ public final class ManifestFactory {
                 .withMaxSurge(new IntOrString(1)).withMaxUnavailable(new IntOrString(0))
                 .endRollingUpdate().endStrategy()
                 .withNewTemplate()
-                .withNewMetadata().withLabels(podLabels).addToAnnotations(Names.CONFIG_HASH, hash).endMetadata()
+                .withNewMetadata().withLabels(podLabels).withAnnotations(podAnnotations).addToAnnotations(Names.CONFIG_HASH, hash).endMetadata()
                 .withSpec(pod)
                 .endTemplate()
                 .endSpec()
@@ -110,7 +115,8 @@ public final class ManifestFactory {
         volumes.add(new VolumeBuilder().withName("config").withNewConfigMap().withName(Names.configMap(spec)).endConfigMap().build());
         mounts.add(mount("config", Names.CONFIG_DIR, true, null));
         // Read-only root filesystem: the JVM, ONNX Runtime and the tokenizer native library need a writable /tmp.
-        volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build());
+        volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity(spec.tmpSize()))
+                .endEmptyDir().build());
         mounts.add(mount("tmp", "/tmp", false, null));
         for (Project p : s.projects) {
             if (p.source.configMap != null) {
@@ -147,7 +153,8 @@ public final class ManifestFactory {
             }
         }
         if (fetched) {
-            volumes.add(new VolumeBuilder().withName("models").withNewEmptyDir().endEmptyDir().build());
+            volumes.add(new VolumeBuilder().withName("models").withNewEmptyDir().withSizeLimit(new Quantity(spec.modelsSize()))
+                    .endEmptyDir().build());
             mounts.add(mount("models", Names.MODEL_DIR, true, null));
         }
         Container server = new ContainerBuilder()
@@ -157,7 +164,8 @@ public final class ManifestFactory {
                 .addNewPort().withName(Names.MCP_PORT_NAME).withContainerPort(Names.MCP_PORT).withProtocol("TCP").endPort()
                 .addNewPort().withName(Names.ADMIN_PORT_NAME).withContainerPort(Names.ADMIN_PORT).withProtocol("TCP").endPort()
                 .withEnv(env(spec, concurrency, modelDir))
-                .withResources(resources(spec))
+                .withResources(resources(spec, fetched))
+                .withLifecycle(PodPlacement.lifecycle(spec))
                 // Model load, index build and calibration take their time: the startup probe
                 // covers it, so liveness never has to wait for a slow start.
                 .withStartupProbe(probe("/startupz", STARTUP_PERIOD_SECONDS, 3,
@@ -168,18 +176,13 @@ public final class ManifestFactory {
                 .withSecurityContext(containerSecurity())
                 .withVolumeMounts(mounts)
                 .build();
-        return new PodSpecBuilder()
+        PodSpecBuilder pod = new PodSpecBuilder()
                 .withInitContainers(initContainers)
                 .withContainers(server)
                 .withVolumes(volumes)
-                .withAutomountServiceAccountToken(false)
-                // Rerank runs finish (queue timeout 10 s, one run a few seconds) before the kill.
-                .withTerminationGracePeriodSeconds(30L)
-                .withNewSecurityContext()
-                .withRunAsNonRoot(true).withRunAsUser(RUN_AS_USER).withRunAsGroup(RUN_AS_USER).withFsGroup(RUN_AS_USER)
-                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-                .endSecurityContext()
-                .build();
+                .withAutomountServiceAccountToken(false);
+        PodPlacement.apply(spec, pod);
+        return pod.build();
     }
 
     /** The server image's own fetch command: download, check sha256, unpack into /models/ROLE. */
@@ -188,7 +191,7 @@ public final class ManifestFactory {
                 .withName("fetch-" + role)
                 .withImage(spec.image())
                 .withArgs("fetch", "--url", m.url, "--sha256", m.sha256, "--to", Names.MODEL_DIR + "/" + role)
-                .withResources(resources(spec))
+                .withResources(resources(spec, true))
                 .withSecurityContext(containerSecurity())
                 .withVolumeMounts(mount("models", Names.MODEL_DIR, false, null), mount("tmp", "/tmp", false, null))
                 .build();
@@ -223,11 +226,20 @@ public final class ManifestFactory {
         return env;
     }
 
-    /** Memory request = limit (the budget is computed against it); CPU request = limit when given. */
-    private static ResourceRequirements resources(CheckedSpec spec) {
+    /**
+     * Memory request = limit (the budget is computed against it); CPU request = limit when given.
+     * Ephemeral storage: requested what the emptyDirs may hold (their sizeLimits evict beyond it),
+     * so the scheduler places the pod where that much disk is free.
+     */
+    private static ResourceRequirements resources(CheckedSpec spec, boolean fetchesModels) {
+        BigDecimal disk = Quantity.getAmountInBytes(new Quantity(spec.tmpSize()));
+        if (fetchesModels) {
+            disk = disk.add(Quantity.getAmountInBytes(new Quantity(spec.modelsSize())));
+        }
         ResourceRequirementsBuilder b = new ResourceRequirementsBuilder()
                 .addToLimits("memory", new Quantity(spec.memory()))
-                .addToRequests("memory", new Quantity(spec.memory()));
+                .addToRequests("memory", new Quantity(spec.memory()))
+                .addToRequests("ephemeral-storage", new Quantity(disk.setScale(0, RoundingMode.CEILING).toPlainString()));
         if (spec.cpu() != null) {
             b.addToLimits("cpu", new Quantity(spec.cpu())).addToRequests("cpu", new Quantity(spec.cpu()));
         }
