@@ -11,5 +11,7 @@ fi
 
 # A real PostgreSQL for the database tests (installed when absent, stopped on exit).
 source scripts/test-postgres.sh
+# podman and runc for the image test (the images are built and the server's is run and searched).
+source scripts/test-images.sh
 
-mvn -B -ntp verify "$@"
+mvn -B -ntp verify -Pimages "$@"

@@ -50,7 +50,7 @@ class HelmChartTest {
         Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertEquals("/healthz", c.getLivenessProbe().getHttpGet().getPath());
         assertEquals("/readyz", c.getReadinessProbe().getHttpGet().getPath());
-        assertEquals("ragsearch/operator:0.1.0", c.getImage());
+        assertEquals("ragsearch/operator:0.1.0-SNAPSHOT", c.getImage(), "the tag the image build gives it");
         assertEquals(Boolean.TRUE, c.getSecurityContext().getReadOnlyRootFilesystem());
         assertEquals("", env(c, "WATCH_NAMESPACES"), "cluster scope watches every namespace");
         assertEquals("rs-ragsearch-operator", d.getSpec().getTemplate().getSpec().getServiceAccountName());
