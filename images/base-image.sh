@@ -5,13 +5,23 @@
 #
 #   images/base-image.sh OUT.tar
 #
-# The rootfs is cached under ${RAGSEARCH_IMAGE_CACHE:-~/.cache/ragsearch} by the hash of this
-# script: a second build takes seconds, a change here makes a new base.
+# The rootfs is cached under ${RAGSEARCH_IMAGE_CACHE:-~/.cache/ragsearch} by the hash of the
+# mmdebstrap arguments: a second build takes seconds, a change to them makes a new base.
 set -euo pipefail
 out=$1
-here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$(dirname "$out")"
 cache=${RAGSEARCH_IMAGE_CACHE:-$HOME/.cache/ragsearch}
-key=$(sha256sum "$here/base-image.sh" | cut -c1-16)
+
+# Docs and locales are left out (man pages too, after install: update-alternatives links into
+# them). The JRE's class-data archive is kept: it shortens JVM start.
+mmdebstrap_args=(--variant=essential
+  --include=openjdk-17-jre-headless,ca-certificates-java
+  --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/locale/*'
+  --customize-hook='echo "ragsearch:x:10001:0:ragsearch:/tmp:/usr/sbin/nologin" >> "$1"/etc/passwd'
+  --customize-hook='rm -rf "$1"/usr/share/man/* "$1"/var/cache/apt/* "$1"/var/lib/apt/lists/* "$1"/var/log/*'
+  bookworm)
+# The cache key is what goes into the rootfs: the same arguments give the same base.
+key=$(printf '%s\n' "${mmdebstrap_args[@]}" | sha256sum | cut -c1-16)
 rootfs=$cache/base-rootfs-$key.tar
 
 if ! command -v mmdebstrap >/dev/null; then
@@ -22,14 +32,7 @@ fi
 if [[ ! -s $rootfs ]]; then
   mkdir -p "$cache"
   echo "making the base rootfs (Debian bookworm + openjdk-17-jre-headless) ..." >&2
-  # Docs and locales are left out (man pages too, after install: update-alternatives links
-  # into them). The JRE's class-data archive is kept: it shortens JVM start.
-  mmdebstrap --quiet --variant=essential \
-    --include=openjdk-17-jre-headless,ca-certificates-java \
-    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
-    --customize-hook='echo "ragsearch:x:10001:0:ragsearch:/tmp:/usr/sbin/nologin" >> "$1"/etc/passwd' \
-    --customize-hook='rm -rf "$1"/usr/share/man/* "$1"/var/cache/apt/* "$1"/var/lib/apt/lists/* "$1"/var/log/*' \
-    bookworm "$rootfs.part"
+  mmdebstrap --quiet "${mmdebstrap_args[@]}" "$rootfs.part"
   mv "$rootfs.part" "$rootfs"
 fi
 
