@@ -32,8 +32,9 @@ fi
 if [[ ! -s $rootfs ]]; then
   mkdir -p "$cache"
   echo "making the base rootfs (Debian bookworm + openjdk-17-jre-headless) ..." >&2
-  mmdebstrap --quiet "${mmdebstrap_args[@]}" "$rootfs.part"
-  mv "$rootfs.part" "$rootfs"
+  partial=$cache/partial-$key.tar
+  mmdebstrap --quiet --format=tar "${mmdebstrap_args[@]}" "$partial"
+  mv "$partial" "$rootfs"
 fi
 
 # A docker-archive: the rootfs as its only layer, a config naming it, a manifest.
