@@ -35,6 +35,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ragsearch.operator.budget.HeapSize;
 import io.ragsearch.operator.model.Auth;
 import io.ragsearch.operator.model.Database;
 import io.ragsearch.operator.model.ModelSource;
@@ -221,8 +222,9 @@ public final class ManifestFactory {
         env.add(plain("LANG", "C.UTF-8"));
         // The root filesystem is read-only: the tokenizer library unpacks its native part under /tmp.
         env.add(plain("DJL_CACHE_DIR", "/tmp/djl"));
+        // A sized heap (HeapSize): the calibration counts heap the JVM may still take as resident.
         // An out-of-memory error in the heap leaves a half-working JVM: exit and let the kubelet restart it.
-        env.add(plain("JAVA_TOOL_OPTIONS", "-XX:+ExitOnOutOfMemoryError"));
+        env.add(plain("JAVA_TOOL_OPTIONS", HeapSize.flag(spec.heapBytes()) + " -XX:+ExitOnOutOfMemoryError"));
         return env;
     }
 
@@ -355,7 +357,8 @@ public final class ManifestFactory {
 
     /** What a calibration depends on: the same key means the same measurement conditions. */
     public static String calibrationKey(CheckedSpec spec) {
-        return hash(String.join("\n", spec.image(), Long.toString(spec.memoryBytes()), String.valueOf(spec.cpuMillis()),
+        return hash(String.join("\n", spec.image(), Long.toString(spec.memoryBytes()), Long.toString(spec.heapBytes()),
+                String.valueOf(spec.cpuMillis()),
                 String.valueOf(spec.rerankerSource()), Integer.toString(spec.intraOpThreads())));
     }
 }

@@ -41,6 +41,14 @@ public class Resources {
     @JsonDeserialize(using = QuantityText.class)
     @Pattern(QUANTITY)
     @Size(max = Bounds.QUANTITY)
+    @JsonPropertyDescription("JVM heap of each pod (-Xmx). Default: a sixth of the memory limit, 192Mi to 4Gi "
+            + "(the corpus and index live there; rerank runs in native memory). Raise it for large database corpora.")
+    public String heap;
+
+    @SchemaFrom(type = IntOrString.class)
+    @JsonDeserialize(using = QuantityText.class)
+    @Pattern(QUANTITY)
+    @Size(max = Bounds.QUANTITY)
     @JsonPropertyDescription("Size limit of the writable /tmp (tokenizer and ONNX Runtime native parts, the "
             + "built-in model's file); requested as ephemeral storage (default 1Gi).")
     public String tmpSize;

@@ -2,6 +2,8 @@ package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.ragsearch.operator.budget.HeapSize;
+import io.ragsearch.operator.budget.Mebibytes;
 import io.ragsearch.operator.budget.RerankBudget;
 import io.ragsearch.operator.dependent.Names;
 import io.ragsearch.operator.model.Auth;
@@ -45,6 +47,8 @@ public final class SpecCheck {
     private static final long MIN_TMP_BYTES = 256L << 20;
     private static final long MIN_MODELS_BYTES = 16L << 20;
     private static final long MAX_STORAGE_BYTES = 1L << 40;
+    /** What a heap override must leave of the limit: the JVM's own native part and one model. */
+    private static final long MIN_NATIVE_BYTES = 256L << 20;
     public static final String DEFAULT_TMP_SIZE = "1Gi";
     public static final String DEFAULT_MODELS_SIZE = "4Gi";
 
@@ -90,6 +94,13 @@ public final class SpecCheck {
                         }
                         return millis.longValueExact();
                     }).orElse(null);
+        }
+        Long heap = memory == null ? null : HeapSize.forLimit(memory);
+        if (memory != null && spec.resources.heap != null) {
+            // The rest of the limit is what native memory (models, rerank runs, the JVM itself) gets.
+            heap = bytesInRange("spec.resources.heap", spec.resources.heap.strip(), 64L << 20, "64Mi",
+                    memory - MIN_NATIVE_BYTES, Mebibytes.ceil(memory - MIN_NATIVE_BYTES) + "Mi (the memory limit less 256Mi)",
+                    "too small for the server's index", problems);
         }
         String tmpSize = DEFAULT_TMP_SIZE;
         String modelsSize = DEFAULT_MODELS_SIZE;
@@ -183,7 +194,7 @@ public final class SpecCheck {
         ModelSource reranker = spec.models == null ? null : spec.models.reranker;
         return new Result(Optional.of(new CheckedSpec(resource, spec.image, replicas, memory, spec.resources.memory, cpu,
                 spec.resources.cpu, request, requested, headroom, intraOp, startup, rerankerSource(reranker),
-                reranker != null && reranker.url != null ? "sha256:" + reranker.sha256 : null, tmpSize, modelsSize)), List.of());
+                reranker != null && reranker.url != null ? "sha256:" + reranker.sha256 : null, tmpSize, modelsSize, heap)), List.of());
     }
 
     /** A stable description of the configured reranker: a measurement is only reused for the same one. */

@@ -164,6 +164,22 @@ public class SpecCheckTest {
         assertTrue(problems.get(1).contains("'ragsearch.io/config-hash' is the operator's own"), problems.toString());
     }
 
+    @Test
+    void theHeapIsASixthOfTheLimitUnlessTheSpecSetsIt() {
+        RagSearch r = valid();
+        assertEquals(250L << 20, SpecCheck.check(r, null).spec().orElseThrow().heapBytes(), "1500Mi / 6");
+        r.getSpec().resources.memory = "512Mi";
+        assertEquals(192L << 20, SpecCheck.check(r, null).spec().orElseThrow().heapBytes(), "at least 192Mi");
+        r.getSpec().resources.memory = "64Gi";
+        assertEquals(4096L << 20, SpecCheck.check(r, null).spec().orElseThrow().heapBytes(), "at most 4Gi by default");
+        r.getSpec().resources.heap = "6Gi";
+        assertEquals(6144L << 20, SpecCheck.check(r, null).spec().orElseThrow().heapBytes(), "the spec's own");
+        r.getSpec().resources.memory = "1500Mi";
+        r.getSpec().resources.heap = "1400Mi";
+        assertEquals(List.of("spec.resources.heap 1400Mi is out of range: between 64Mi and 1244Mi (the memory limit less 256Mi)"),
+                SpecCheck.check(r, null).problems());
+    }
+
     public static RagSearch valid() {
         RagSearch r = new RagSearch();
         r.getMetadata().setName("rules");
