@@ -11,8 +11,10 @@ fi
 
 # A real PostgreSQL for the database tests (installed when absent, stopped on exit).
 source scripts/test-postgres.sh
+# podman and runc for the image test (the images are built and the server's is run and searched).
+source scripts/test-images.sh
 
-mvn -B -ntp verify "$@"
+mvn -B -ntp verify -Pimages "$@"
 
 # The official MCP conformance scenarios against the README's `serve` (installs Node 22 and the
 # suite from npm into a cache directory on first use).

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.ragsearch.operator.calibration.HttpCalibrationClient;
+import io.ragsearch.operator.reconcile.LeaderElection;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
 import io.ragsearch.operator.reconcile.RagSearchReconciler;
 import picocli.CommandLine.Command;
@@ -46,6 +47,19 @@ public final class RunCommand implements Runnable {
             description = "Labels (k=v,...) of the scraper's pods")
     java.util.Map<String, String> scrapePodLabels;
 
+    @Option(names = "--leader-election", negatable = true, defaultValue = "${env:LEADER_ELECTION:-true}", fallbackValue = "true",
+            description = "Reconcile only while holding the Lease (on by default: several replicas may run). "
+                    + "--no-leader-election for a single replica without Lease permissions.")
+    boolean leaderElection;
+
+    @Option(names = "--lease-namespace", defaultValue = "${env:POD_NAMESPACE}",
+            description = "Namespace of the Lease (env POD_NAMESPACE); default: the service account's namespace")
+    String leaseNamespace;
+
+    @Option(names = "--identity", defaultValue = "${env:POD_NAME}",
+            description = "This replica's name in the Lease (env POD_NAME); default: the host name")
+    String identity;
+
     @Override
     public void run() {
         Set<String> watched = namespaces == null ? Set.of() : Arrays.stream(namespaces)
@@ -55,7 +69,8 @@ public final class RunCommand implements Runnable {
         io.ragsearch.operator.dependent.AdminAccess admin = new io.ragsearch.operator.dependent.AdminAccess(
                 blankToNull(operatorNamespace), blankToNull(scrapeNamespace), scrapePodLabels);
         OperatorRuntime operator = new OperatorRuntime(client, new HttpCalibrationClient(),
-                RagSearchReconciler.Settings.defaults().withAdminAccess(admin), watched);
+                RagSearchReconciler.Settings.defaults().withAdminAccess(admin), watched, leaderElection ? LeaderElection.inCluster(
+                leaseNamespace, identity == null || identity.isBlank() ? hostName() : identity) : null);
         HttpServer health = healthServer(operator::healthy, operator.metrics()::render);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -66,6 +81,7 @@ public final class RunCommand implements Runnable {
         }, "shutdown"));
         operator.start();
         System.out.println("ragsearch-operator running: namespaces=" + (watched.isEmpty() ? "all" : watched)
+                + " leader-election=" + (leaderElection ? "on" : "off")
                 + " health=http://0.0.0.0:" + healthPort + "/healthz");
         try {
             stopped.await();
@@ -76,6 +92,18 @@ public final class RunCommand implements Runnable {
 
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s.strip();
+    }
+
+    private static String hostName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "ragsearch-operator-" + ProcessHandle.current().pid();
+        }
     }
 
     /** Says where it looked and what to do, instead of an informer's stack trace. */

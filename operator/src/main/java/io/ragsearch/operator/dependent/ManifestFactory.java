@@ -35,6 +35,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ragsearch.operator.budget.HeapSize;
 import io.ragsearch.operator.model.Auth;
 import io.ragsearch.operator.model.Database;
 import io.ragsearch.operator.model.ModelSource;
@@ -43,6 +44,8 @@ import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchSpec;
 import io.ragsearch.operator.reconcile.CheckedSpec;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -51,6 +54,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Builds the objects the reconciler applies, as pure functions of the checked spec and the
@@ -58,8 +62,6 @@ import java.util.Map;
  */
 public final class ManifestFactory {
 
-    /** Non-root user of the server image. */
-    static final long RUN_AS_USER = 10001;
     static final int STARTUP_PERIOD_SECONDS = 5;
 
     private ManifestFactory() {
@@ -82,8 +84,12 @@ public final class ManifestFactory {
                 .addToData(Names.CONFIG_FILE, configYaml)
                 .build();
         PodSpec pod = podSpec(spec, concurrency);
-        String hash = hash(Serialization.asJson(pod) + "\n" + configYaml + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest));
-        Map<String, String> podLabels = Names.labels(spec.name());
+        Map<String, String> podLabels = new LinkedHashMap<>(PodPlacement.extraLabels(spec));
+        Map<String, String> podAnnotations = new LinkedHashMap<>(PodPlacement.extraAnnotations(spec));
+        // Without server-side apply only a changed hash makes a metadata edit (or a rotated Secret) reach the pods.
+        String hash = hash(Serialization.asJson(pod) + "\n" + configYaml + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest)
+                + "\n" + new TreeMap<>(podLabels) + "\n" + new TreeMap<>(podAnnotations));
+        podLabels.putAll(Names.labels(spec.name()));
         podLabels.put(Names.CONFIG_HASH, hash);
         podLabels.put(Names.CALIBRATION_KEY, calibrationKey);
         Deployment deployment = new DeploymentBuilder()
@@ -96,7 +102,7 @@ public final class ManifestFactory {
                 .withMaxSurge(new IntOrString(1)).withMaxUnavailable(new IntOrString(0))
                 .endRollingUpdate().endStrategy()
                 .withNewTemplate()
-                .withNewMetadata().withLabels(podLabels).addToAnnotations(Names.CONFIG_HASH, hash).endMetadata()
+                .withNewMetadata().withLabels(podLabels).withAnnotations(podAnnotations).addToAnnotations(Names.CONFIG_HASH, hash).endMetadata()
                 .withSpec(pod)
                 .endTemplate()
                 .endSpec()
@@ -120,7 +126,8 @@ public final class ManifestFactory {
         volumes.add(new VolumeBuilder().withName("config").withNewConfigMap().withName(Names.configMap(spec)).endConfigMap().build());
         mounts.add(mount("config", Names.CONFIG_DIR, true, null));
         // Read-only root filesystem: the JVM, ONNX Runtime and the tokenizer native library need a writable /tmp.
-        volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build());
+        volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity(spec.tmpSize()))
+                .endEmptyDir().build());
         mounts.add(mount("tmp", "/tmp", false, null));
         for (Project p : s.projects) {
             if (p.source.configMap != null) {
@@ -157,7 +164,8 @@ public final class ManifestFactory {
             }
         }
         if (fetched) {
-            volumes.add(new VolumeBuilder().withName("models").withNewEmptyDir().endEmptyDir().build());
+            volumes.add(new VolumeBuilder().withName("models").withNewEmptyDir().withSizeLimit(new Quantity(spec.modelsSize()))
+                    .endEmptyDir().build());
             mounts.add(mount("models", Names.MODEL_DIR, true, null));
         }
         Container server = new ContainerBuilder()
@@ -167,7 +175,8 @@ public final class ManifestFactory {
                 .addNewPort().withName(Names.MCP_PORT_NAME).withContainerPort(Names.MCP_PORT).withProtocol("TCP").endPort()
                 .addNewPort().withName(Names.ADMIN_PORT_NAME).withContainerPort(Names.ADMIN_PORT).withProtocol("TCP").endPort()
                 .withEnv(env(spec, concurrency, modelDir))
-                .withResources(resources(spec))
+                .withResources(resources(spec, fetched))
+                .withLifecycle(PodPlacement.lifecycle(spec))
                 // Model load, index build and calibration take their time: the startup probe
                 // covers it, so liveness never has to wait for a slow start.
                 .withStartupProbe(probe("/startupz", STARTUP_PERIOD_SECONDS, 3,
@@ -178,18 +187,13 @@ public final class ManifestFactory {
                 .withSecurityContext(containerSecurity())
                 .withVolumeMounts(mounts)
                 .build();
-        return new PodSpecBuilder()
+        PodSpecBuilder pod = new PodSpecBuilder()
                 .withInitContainers(initContainers)
                 .withContainers(server)
                 .withVolumes(volumes)
-                .withAutomountServiceAccountToken(false)
-                // Rerank runs finish (queue timeout 10 s, one run a few seconds) before the kill.
-                .withTerminationGracePeriodSeconds(30L)
-                .withNewSecurityContext()
-                .withRunAsNonRoot(true).withRunAsUser(RUN_AS_USER).withRunAsGroup(RUN_AS_USER).withFsGroup(RUN_AS_USER)
-                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-                .endSecurityContext()
-                .build();
+                .withAutomountServiceAccountToken(false);
+        PodPlacement.apply(spec, pod);
+        return pod.build();
     }
 
     /** The server image's own fetch command: download, check sha256, unpack into /models/ROLE. */
@@ -198,7 +202,7 @@ public final class ManifestFactory {
                 .withName("fetch-" + role)
                 .withImage(spec.image())
                 .withArgs("fetch", "--url", m.url, "--sha256", m.sha256, "--to", Names.MODEL_DIR + "/" + role)
-                .withResources(resources(spec))
+                .withResources(resources(spec, true))
                 .withSecurityContext(containerSecurity())
                 .withVolumeMounts(mount("models", Names.MODEL_DIR, false, null), mount("tmp", "/tmp", false, null))
                 .build();
@@ -228,16 +232,26 @@ public final class ManifestFactory {
         env.add(plain("LANG", "C.UTF-8"));
         // The root filesystem is read-only: the tokenizer library unpacks its native part under /tmp.
         env.add(plain("DJL_CACHE_DIR", "/tmp/djl"));
+        // A sized heap (HeapSize): the calibration counts heap the JVM may still take as resident.
         // An out-of-memory error in the heap leaves a half-working JVM: exit and let the kubelet restart it.
-        env.add(plain("JAVA_TOOL_OPTIONS", "-XX:+ExitOnOutOfMemoryError"));
+        env.add(plain("JAVA_TOOL_OPTIONS", HeapSize.flag(spec.heapBytes()) + " -XX:+ExitOnOutOfMemoryError"));
         return env;
     }
 
-    /** Memory request = limit (the budget is computed against it); CPU request = limit when given. */
-    private static ResourceRequirements resources(CheckedSpec spec) {
+    /**
+     * Memory request = limit (the budget is computed against it); CPU request = limit when given.
+     * Ephemeral storage: requested what the emptyDirs may hold (their sizeLimits evict beyond it),
+     * so the scheduler places the pod where that much disk is free.
+     */
+    private static ResourceRequirements resources(CheckedSpec spec, boolean fetchesModels) {
+        BigDecimal disk = Quantity.getAmountInBytes(new Quantity(spec.tmpSize()));
+        if (fetchesModels) {
+            disk = disk.add(Quantity.getAmountInBytes(new Quantity(spec.modelsSize())));
+        }
         ResourceRequirementsBuilder b = new ResourceRequirementsBuilder()
                 .addToLimits("memory", new Quantity(spec.memory()))
-                .addToRequests("memory", new Quantity(spec.memory()));
+                .addToRequests("memory", new Quantity(spec.memory()))
+                .addToRequests("ephemeral-storage", new Quantity(disk.setScale(0, RoundingMode.CEILING).toPlainString()));
         if (spec.cpu() != null) {
             b.addToLimits("cpu", new Quantity(spec.cpu())).addToRequests("cpu", new Quantity(spec.cpu()));
         }
@@ -360,7 +374,8 @@ public final class ManifestFactory {
 
     /** What a calibration depends on: the same key means the same measurement conditions. */
     public static String calibrationKey(CheckedSpec spec) {
-        return hash(String.join("\n", spec.image(), Long.toString(spec.memoryBytes()), String.valueOf(spec.cpuMillis()),
+        return hash(String.join("\n", spec.image(), Long.toString(spec.memoryBytes()), Long.toString(spec.heapBytes()),
+                String.valueOf(spec.cpuMillis()),
                 String.valueOf(spec.rerankerSource()), Integer.toString(spec.intraOpThreads())));
     }
 }

@@ -16,6 +16,8 @@ public final class Names {
     public static final String CONFIG_HASH = "ragsearch.io/config-hash";
     /** What a calibration depends on; pods with the current key measure under the current limits. */
     public static final String CALIBRATION_KEY = "ragsearch.io/calibration-key";
+    /** Keys under this prefix are the operator's own (hash, calibration key). */
+    public static final String KEY_PREFIX = "ragsearch.io/";
     public static final String MANAGED_SELECTOR = LABEL_MANAGED_BY + "=" + MANAGED_BY;
 
     public static final String MCP_PORT_NAME = "mcp";
@@ -60,6 +62,12 @@ public final class Names {
         labels.put(LABEL_MANAGED_BY, MANAGED_BY);
         labels.put(LABEL_COMPONENT, "search-server");
         return labels;
+    }
+
+    /** A label a spec may not set on the pods: the selector and the operator's own keys. */
+    public static boolean reservedKey(String key) {
+        return key.equals(LABEL_NAME) || key.equals(LABEL_INSTANCE) || key.equals(LABEL_MANAGED_BY)
+                || key.equals(LABEL_COMPONENT) || key.startsWith(KEY_PREFIX);
     }
 
     public static Map<String, String> selector(String instance) {

@@ -2,8 +2,10 @@ package io.ragsearch.operator.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /** Exactly one of builtin, pvc or url. A URL needs its sha256: the init container verifies it. */
@@ -12,6 +14,7 @@ import io.fabric8.generator.annotation.ValidationRule;
         message = "set exactly one of builtin, pvc, url")
 @ValidationRule(value = "!has(self.url) || has(self.sha256)", message = "a url needs its sha256")
 public class ModelSource {
+    @Size(max = Bounds.NAME)
     @JsonPropertyDescription("A model shipped in the server image: all-minilm-l6-v2 (embedding), minilm-pair (reranker cost stand-in).")
     public String builtin;
 
@@ -19,14 +22,17 @@ public class ModelSource {
     public PvcModel pvc;
 
     @Pattern("^https?://.+")
+    @Size(max = Bounds.URL)
     @JsonPropertyDescription("A .zip archive of model.onnx + tokenizer.json, fetched and checked by an init container (ragsearch fetch).")
     public String url;
 
     @Pattern("^[a-f0-9]{64}$")
+    @Size(max = 64)
     @JsonPropertyDescription("Hex sha256 of the file at url.")
     public String sha256;
 
     @Min(16)
+    @Max(8192)
     @JsonPropertyDescription("Reranker only: longest pair in tokens (default 256). Calibration measures at this length.")
     public Integer maxSeqLen;
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Project {
@@ -12,9 +13,11 @@ public class Project {
 
     @Required
     @Pattern(NAME_PATTERN)
+    @Size(max = Bounds.NAME)
     @JsonPropertyDescription("Name agents pass to the search tools.")
     public String name;
 
+    @Size(max = Bounds.DESCRIPTION)
     @JsonPropertyDescription("What the collection holds; agents read it in list_projects.")
     public String description;
 
@@ -22,10 +25,12 @@ public class Project {
     public ProjectSource source;
 
     @Pattern("^(auto|ko|en)$")
+    @Size(max = 4)
     @JsonPropertyDescription("Document language: auto (default), ko, en.")
     public String language;
 
     @Pattern("^(auto|lexical|hybrid)$")
+    @Size(max = 7)
     @JsonPropertyDescription("Retrieval: auto (default; hybrid only where the embedding model covers the language), lexical, hybrid.")
     public String retrieval;
 

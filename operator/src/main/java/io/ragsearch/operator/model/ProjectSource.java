@@ -2,6 +2,7 @@ package io.ragsearch.operator.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /** Either the database (large corpora, ingested with `ragsearch ingest`) or a ConfigMap of Markdown files. */
@@ -12,6 +13,7 @@ public class ProjectSource {
     @JsonPropertyDescription("Read the project from spec.database (needs spec.database).")
     public Boolean database;
 
+    @Size(max = Bounds.OBJECT_NAME)
     @JsonPropertyDescription("ConfigMap whose keys are Markdown/text files (small corpora; 1 MiB per ConfigMap).")
     public String configMap;
 }

@@ -3,6 +3,7 @@ package io.ragsearch.operator.model;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Group(RagSearch.GROUP)
 @Version(RagSearch.VERSION)
 @ShortNames("rags")
+@Categories("ragsearch")
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
         type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Concurrency", jsonPath = ".status.rerank.effective",

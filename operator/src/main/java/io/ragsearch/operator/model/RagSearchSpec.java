@@ -2,6 +2,7 @@ package io.ragsearch.operator.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -12,15 +13,15 @@ import java.util.List;
 
 /** What a platform team asks for. Field descriptions end up in the CRD schema (kubectl explain). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.projects.all(p, self.projects.exists_one(q, q.name == p.name))",
-        message = "project names must be unique")
 public class RagSearchSpec {
 
     @Required
+    @Size(max = Bounds.IMAGE)
     @JsonPropertyDescription("Search server image; its entrypoint runs the ragsearch-server jar.")
     public String image;
 
     @Min(0)
+    @Max(Bounds.REPLICAS)
     @JsonPropertyDescription("Number of search server pods (default 1).")
     public Integer replicas;
 
@@ -32,8 +33,8 @@ public class RagSearchSpec {
     public Models models;
 
     @Required
-    @Size(min = 1)
-    @JsonPropertyDescription("The document collections agents can search.")
+    @Size(min = 1, max = Bounds.PROJECTS)
+    @JsonPropertyDescription("The document collections agents can search; names are unique (a list keyed on name).")
     public List<Project> projects = new ArrayList<>();
 
     @JsonPropertyDescription("PostgreSQL holding the corpus record, for projects with source.database.")
@@ -49,11 +50,16 @@ public class RagSearchSpec {
     public Auth auth;
 
     @Min(30)
+    @Max(86400)
     @JsonPropertyDescription("Time a pod may take to load models, build its index and calibrate before it is restarted (default 600).")
     public Integer startupTimeoutSeconds;
 
     @JsonPropertyDescription("Creates a PodDisruptionBudget when set.")
     public DisruptionBudget podDisruptionBudget;
+
+    @JsonPropertyDescription("Scheduling and pod-level settings: node selector, tolerations, affinity, spread, "
+            + "priority class, pull secrets, extra labels and annotations, preStop delay.")
+    public PodSettings pod;
 
     @JsonPropertyDescription("Creates a NetworkPolicy when set.")
     public NetworkAccess networkPolicy;

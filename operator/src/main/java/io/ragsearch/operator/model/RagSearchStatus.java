@@ -2,6 +2,7 @@ package io.ragsearch.operator.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.Condition;
 
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.List;
 public class RagSearchStatus {
     public Long observedGeneration;
 
+    @Size(max = Bounds.CONDITIONS)
     @JsonPropertyDescription("Ready, Calibrated, MemoryInsufficient, ConcurrencyClamped, InvalidSpec.")
     public List<Condition> conditions = new ArrayList<>();
 
@@ -24,5 +26,6 @@ public class RagSearchStatus {
     public Integer readyReplicas;
 
     @JsonPropertyDescription("In-cluster MCP endpoint.")
+    @Size(max = Bounds.STATUS_TEXT)
     public String endpoint;
 }

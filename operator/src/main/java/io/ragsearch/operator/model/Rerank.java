@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.IntOrString;
 
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 public class Rerank {
     @ValidationRule(value = "type(self) == int ? self >= 1 : self == 'auto'",
             message = "concurrency is auto or a whole number of at least 1")
+    @Size(max = 8)
     @JsonPropertyDescription("auto (default): the safe value computed from the pods' own measurement. "
             + "A number N: at most N, cut to the safe value unless force is true.")
     public IntOrString concurrency;
@@ -24,10 +26,12 @@ public class Rerank {
     public Boolean force;
 
     @Min(1)
+    @Max(64)
     @JsonPropertyDescription("ONNX Runtime threads per rerank run (default 1); the CPU cap divides the CPU limit by it.")
     public Integer intraOpThreads;
 
     @Min(1)
+    @Max(600000)
     @JsonPropertyDescription("How long a search waits for a rerank slot before a retryable busy error (default 10000).")
     public Integer queueTimeoutMillis;
 }

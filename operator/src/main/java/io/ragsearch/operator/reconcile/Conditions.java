@@ -28,8 +28,13 @@ public final class Conditions {
         this.now = now.toString();
     }
 
+    /** The standard condition schema's bound on a message (the CRD enforces it). */
+    static final int MAX_MESSAGE = 32768;
+
     public void set(String type, boolean status, String reason, String message) {
         String value = status ? "True" : "False";
+        // Required by the condition schema: never absent, never longer than its bound.
+        message = message == null ? "" : message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE - 1) + "…" : message;
         Optional<Condition> old = find(conditions, type);
         String since = old.filter(c -> value.equals(c.getStatus())).map(Condition::getLastTransitionTime).orElse(now);
         conditions.removeIf(c -> type.equals(c.getType()));

@@ -21,8 +21,14 @@ public final class OperatorRuntime implements AutoCloseable {
     /** @param namespaces namespaces to watch; empty: all */
     public OperatorRuntime(KubernetesClient client, CalibrationClient calibrations, RagSearchReconciler.Settings settings,
                            Set<String> namespaces) {
-        operator = new Operator(o -> o
-                .withKubernetesClient(client)
+        this(client, calibrations, settings, namespaces, null);
+    }
+
+    /** @param leaderElection null: this instance reconciles alone (the playground, single-replica tests) */
+    public OperatorRuntime(KubernetesClient client, CalibrationClient calibrations, RagSearchReconciler.Settings settings,
+                           Set<String> namespaces, LeaderElection leaderElection) {
+        operator = new Operator(o -> {
+            o.withKubernetesClient(client)
                 // Plain create/update and JSON-merge status patches: they work on every API server,
                 // and the config-hash annotation carries what SSA's field ownership would have.
                 .withSSABasedCreateUpdateMatchForDependentResources(false)
@@ -33,7 +39,11 @@ public final class OperatorRuntime implements AutoCloseable {
                     if (e != null) {
                         LOG.error("informer stopped: {}", e.getMessage());
                     }
-                }));
+                });
+            if (leaderElection != null) {
+                o.withLeaderElectionConfiguration(leaderElection.configuration());
+            }
+        });
         operator.register(new RagSearchReconciler(client, calibrations, settings, metrics),
                 c -> {
                     if (!namespaces.isEmpty()) {
@@ -51,7 +61,7 @@ public final class OperatorRuntime implements AutoCloseable {
         operator.start();
     }
 
-    /** Started and every informer connected. */
+    /** Started and every informer connected (followers too: their caches stay warm for a takeover). */
     public boolean healthy() {
         return operator.getRuntimeInfo().isStarted() && operator.getRuntimeInfo().allEventSourcesAreHealthy();
     }

@@ -2,15 +2,21 @@ package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.ragsearch.operator.budget.HeapSize;
+import io.ragsearch.operator.budget.Mebibytes;
 import io.ragsearch.operator.budget.RerankBudget;
+import io.ragsearch.operator.dependent.Names;
 import io.ragsearch.operator.model.Auth;
 import io.ragsearch.operator.model.Database;
 import io.ragsearch.operator.model.ModelSource;
+import io.ragsearch.operator.model.PodSettings;
 import io.ragsearch.operator.model.Project;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchSpec;
+import io.ragsearch.operator.model.Resources;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,15 +33,31 @@ public final class SpecCheck {
     public static final Set<String> BUILTIN_EMBEDDINGS = Set.of("all-minilm-l6-v2");
     public static final Set<String> BUILTIN_RERANKERS = Set.of("minilm-pair");
 
-    private static final Pattern QUANTITY = Pattern.compile("[0-9]+(\\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?");
+    /** The CRD's own pattern: what the API server admits, render admits. */
+    private static final Pattern QUANTITY = Pattern.compile(Resources.QUANTITY);
     private static final Pattern PROJECT_NAME = Pattern.compile(Project.NAME_PATTERN);
     private static final Pattern SHA256 = Pattern.compile("[a-f0-9]{64}");
     /** The smallest limit a JVM, a Lucene index and one model fit in; below it nothing can start. */
     private static final long MIN_MEMORY_BYTES = 256L << 20;
     /** A day: no model load takes longer, and the probe's failureThreshold arithmetic stays far from overflow. */
     static final int MAX_STARTUP_TIMEOUT_SECONDS = 86_400;
-    /** Each project is a mounted ConfigMap volume; the Deployment must stay far below the API server's object size limit. */
-    static final int MAX_PROJECTS = 200;
+    /**
+     * Each project is a mounted ConfigMap volume; the Deployment must stay far below the API
+     * server's object size limit. The CRD's maxItems says the same (Bounds.PROJECTS).
+     */
+    static final int MAX_PROJECTS = io.ragsearch.operator.model.Bounds.PROJECTS;
+    /** 64 TiB, above the largest machines sold: every sum the budget makes stays far inside a long. */
+    private static final long MAX_MEMORY_BYTES = 64L << 40;
+    /** 4096 cores in millicores: more than any node has; the CPU cap stays an int. */
+    private static final long MAX_CPU_MILLIS = 4096_000L;
+    /** The natives unpacked there and the built-in model's file take about 200 MiB. */
+    private static final long MIN_TMP_BYTES = 256L << 20;
+    private static final long MIN_MODELS_BYTES = 16L << 20;
+    private static final long MAX_STORAGE_BYTES = 1L << 40;
+    /** What a heap override must leave of the limit: the JVM's own native part and one model. */
+    private static final long MIN_NATIVE_BYTES = 256L << 20;
+    public static final String DEFAULT_TMP_SIZE = "1Gi";
+    public static final String DEFAULT_MODELS_SIZE = "4Gi";
 
     /** The outcome: a checked spec, or the list of problems. */
     public record Result(Optional<CheckedSpec> spec, List<String> problems) {
@@ -67,21 +89,39 @@ public final class SpecCheck {
         if (spec.resources == null || spec.resources.memory == null) {
             problems.add("spec.resources.memory is required (the memory limit the rerank concurrency is computed from)");
         } else {
-            memory = quantity("spec.resources.memory", spec.resources.memory, problems)
-                    .map(q -> q.setScale(0, java.math.RoundingMode.CEILING).longValueExact()).orElse(null);
-            if (memory != null && memory < MIN_MEMORY_BYTES) {
-                problems.add("spec.resources.memory " + spec.resources.memory + " is below 256Mi, too small for the server to start");
-                memory = null;
-            }
+            memory = bytesInRange("spec.resources.memory", spec.resources.memory, MIN_MEMORY_BYTES, "256Mi",
+                    MAX_MEMORY_BYTES, "64Ti", "too small for the server to start", problems);
         }
         if (spec.resources != null && spec.resources.cpu != null) {
             cpu = quantity("spec.resources.cpu", spec.resources.cpu, problems)
-                    .map(q -> q.movePointRight(3).setScale(0, java.math.RoundingMode.FLOOR).longValueExact()).orElse(null);
-            if (cpu != null && cpu < 1) {
-                problems.add("spec.resources.cpu must be at least 1m, got " + spec.resources.cpu);
-                cpu = null;
-            }
+                    .map(q -> q.movePointRight(3).setScale(0, RoundingMode.FLOOR)).map(millis -> {
+                        if (millis.compareTo(BigDecimal.ONE) < 0 || millis.compareTo(BigDecimal.valueOf(MAX_CPU_MILLIS)) > 0) {
+                            problems.add("spec.resources.cpu " + spec.resources.cpu + " is out of range: between 1m and 4096 (cores)");
+                            return null;
+                        }
+                        return millis.longValueExact();
+                    }).orElse(null);
         }
+        Long heap = memory == null ? null : HeapSize.forLimit(memory);
+        if (memory != null && spec.resources.heap != null) {
+            // The rest of the limit is what native memory (models, rerank runs, the JVM itself) gets.
+            heap = bytesInRange("spec.resources.heap", spec.resources.heap.strip(), 64L << 20, "64Mi",
+                    memory - MIN_NATIVE_BYTES, Mebibytes.ceil(memory - MIN_NATIVE_BYTES) + "Mi (the memory limit less 256Mi)",
+                    "too small for the server's index", problems);
+        }
+        String tmpSize = DEFAULT_TMP_SIZE;
+        String modelsSize = DEFAULT_MODELS_SIZE;
+        if (spec.resources != null && spec.resources.tmpSize != null) {
+            tmpSize = spec.resources.tmpSize.strip();
+            bytesInRange("spec.resources.tmpSize", tmpSize, MIN_TMP_BYTES, "256Mi", MAX_STORAGE_BYTES, "1Ti",
+                    "too small for the native libraries and the built-in model's file", problems);
+        }
+        if (spec.resources != null && spec.resources.modelsSize != null) {
+            modelsSize = spec.resources.modelsSize.strip();
+            bytesInRange("spec.resources.modelsSize", modelsSize, MIN_MODELS_BYTES, "16Mi", MAX_STORAGE_BYTES, "1Ti",
+                    "too small for a model", problems);
+        }
+        checkPod(spec, replicas, problems);
         checkProjects(spec, namespace, lookup, problems);
         if (spec.models != null) {
             checkModel("spec.models.embedding", spec.models.embedding, BUILTIN_EMBEDDINGS, namespace, lookup, problems);
@@ -143,9 +183,17 @@ public final class SpecCheck {
         if (startup < 30 || startup > MAX_STARTUP_TIMEOUT_SECONDS) {
             problems.add("spec.startupTimeoutSeconds must be in [30, " + MAX_STARTUP_TIMEOUT_SECONDS + "], got " + startup);
         }
-        if (spec.podDisruptionBudget != null && spec.podDisruptionBudget.minAvailable != null
-                && spec.podDisruptionBudget.minAvailable < 0) {
-            problems.add("spec.podDisruptionBudget.minAvailable must be 0 or more");
+        if (spec.podDisruptionBudget != null) {
+            int minAvailable = spec.podDisruptionBudget.minAvailable == null ? 1 : spec.podDisruptionBudget.minAvailable;
+            if (minAvailable < 0) {
+                problems.add("spec.podDisruptionBudget.minAvailable must be 0 or more");
+            } else if (replicas > 0 && minAvailable >= replicas) {
+                // Such a budget lets no pod be evicted: every node drain and cluster upgrade would hang on it.
+                problems.add("spec.podDisruptionBudget.minAvailable " + minAvailable + " with spec.replicas " + replicas
+                        + " would block every node drain (no pod may ever be evicted); use at most " + (replicas - 1)
+                        + (replicas == 1 ? ", or run 2 replicas" : "") + (spec.podDisruptionBudget.minAvailable == null
+                        ? " (minAvailable defaults to 1)" : ""));
+            }
         }
         if (!problems.isEmpty()) {
             return new Result(Optional.empty(), List.copyOf(problems));
@@ -153,7 +201,7 @@ public final class SpecCheck {
         ModelSource reranker = spec.models == null ? null : spec.models.reranker;
         return new Result(Optional.of(new CheckedSpec(resource, spec.image, replicas, memory, spec.resources.memory, cpu,
                 spec.resources.cpu, request, requested, headroom, intraOp, startup, rerankerSource(reranker),
-                reranker != null && reranker.url != null ? "sha256:" + reranker.sha256 : null)), List.of());
+                reranker != null && reranker.url != null ? "sha256:" + reranker.sha256 : null, tmpSize, modelsSize, heap)), List.of());
     }
 
     /** A stable description of the configured reranker: a measurement is only reused for the same one. */
@@ -289,13 +337,56 @@ public final class SpecCheck {
         return null;
     }
 
+    /** Bytes of a quantity in [min, max]; null (and a problem naming the field and the range) otherwise. */
+    private static Long bytesInRange(String at, String text, long min, String minText, long max, String maxText,
+                                     String belowWhy, List<String> problems) {
+        Optional<BigDecimal> bytes = quantity(at, text, problems).map(q -> q.setScale(0, RoundingMode.CEILING));
+        if (bytes.isEmpty()) {
+            return null;
+        }
+        if (bytes.get().compareTo(BigDecimal.valueOf(min)) < 0) {
+            problems.add(at + " " + text + " is below " + minText + ", " + belowWhy);
+            return null;
+        }
+        if (bytes.get().compareTo(BigDecimal.valueOf(max)) > 0) {
+            problems.add(at + " " + text + " is out of range: between " + minText + " and " + maxText);
+            return null;
+        }
+        return bytes.get().longValueExact();
+    }
+
+    /** Pod settings the schema cannot check: the operator's own labels and annotations stay its own. */
+    private static void checkPod(RagSearchSpec spec, int replicas, List<String> problems) {
+        PodSettings pod = spec.pod;
+        if (pod == null) {
+            return;
+        }
+        for (String key : pod.labels == null ? Set.<String>of() : pod.labels.keySet()) {
+            if (Names.reservedKey(key)) {
+                problems.add("spec.pod.labels: '" + key + "' is the operator's own label (app.kubernetes.io/name, "
+                        + "app.kubernetes.io/instance, app.kubernetes.io/managed-by and ragsearch.io/ keys are set by it)");
+            }
+        }
+        for (String key : pod.annotations == null ? Set.<String>of() : pod.annotations.keySet()) {
+            if (key.startsWith(Names.KEY_PREFIX)) {
+                problems.add("spec.pod.annotations: '" + key + "' is the operator's own (ragsearch.io/ keys are set by it)");
+            }
+        }
+    }
+
     private static Optional<BigDecimal> quantity(String at, String text, List<String> problems) {
         String s = text.strip();
         if (!QUANTITY.matcher(s).matches()) {
-            problems.add(at + " '" + text + "' is not a Kubernetes quantity (e.g. 1500Mi, 2Gi, 500m, 2)");
+            problems.add(at + " '" + text + "' is not a Kubernetes quantity (e.g. 1500Mi, 2Gi, 500m, 2, 1e9)");
             return Optional.empty();
         }
-        BigDecimal amount = Quantity.getAmountInBytes(new Quantity(s));
+        BigDecimal amount;
+        try {
+            amount = Quantity.getAmountInBytes(new Quantity(s.startsWith("+") ? s.substring(1) : s));
+        } catch (ArithmeticException | IllegalArgumentException e) {
+            problems.add(at + " '" + text + "' is out of range");
+            return Optional.empty();
+        }
         if (amount.signum() <= 0) {
             problems.add(at + " must be positive, got " + text);
             return Optional.empty();

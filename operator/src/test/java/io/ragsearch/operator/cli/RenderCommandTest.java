@@ -81,6 +81,87 @@ class RenderCommandTest {
     }
 
     @Test
+    void platformSettingsReachThePods(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("platform.yaml");
+        Files.writeString(file, Files.readString(EXAMPLE)
+                .replace("memory: 1500Mi", "memory: 1e9\n    tmpSize: 512Mi")
+                
+                .replace("replicas: 2", "replicas: 3")
+                + """
+                  pod:
+                    nodeSelector: {node-pool: search}
+                    tolerations:
+                      - {key: dedicated, operator: Equal, value: search, effect: NoSchedule}
+                    affinity:
+                      nodeAffinity:
+                        requiredDuringSchedulingIgnoredDuringExecution:
+                          nodeSelectorTerms:
+                            - matchExpressions: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]
+                    priorityClassName: search-critical
+                    imagePullSecrets: [{name: registry-creds}]
+                    labels: {team: search}
+                    annotations: {cost-center: "42"}
+                    preStopDelaySeconds: 8
+                    platformAssignsUser: true
+                """);
+        Run run = render("-f", file.toString());
+        assertEquals(0, run.exit(), run.err());
+        Deployment d = (Deployment) objects(run.out()).get(1);
+        var pod = d.getSpec().getTemplate().getSpec();
+        Container c = pod.getContainers().get(0);
+        assertEquals("1000000000", c.getResources().getLimits().get("memory").toString(), "an exponent quantity, unquoted");
+        assertEquals("2", c.getResources().getLimits().get("cpu").toString(), "cpu: 2 unquoted");
+        assertEquals("search", pod.getNodeSelector().get("node-pool"));
+        assertEquals("dedicated", pod.getTolerations().get(0).getKey());
+        assertEquals("amd64", pod.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                .getNodeSelectorTerms().get(0).getMatchExpressions().get(0).getValues().get(0));
+        assertEquals("search-critical", pod.getPriorityClassName());
+        assertEquals("registry-creds", pod.getImagePullSecrets().get(0).getName());
+        assertEquals("search", d.getSpec().getTemplate().getMetadata().getLabels().get("team"));
+        assertEquals("ragsearch", d.getSpec().getTemplate().getMetadata().getLabels().get("app.kubernetes.io/name"));
+        assertEquals("42", d.getSpec().getTemplate().getMetadata().getAnnotations().get("cost-center"));
+        assertEquals(List.of("sleep", "8"), c.getLifecycle().getPreStop().getExec().getCommand());
+        assertEquals(38L, pod.getTerminationGracePeriodSeconds(), "the drain delay comes on top of the shutdown time");
+        assertEquals(Boolean.TRUE, pod.getSecurityContext().getRunAsNonRoot());
+        assertEquals(null, pod.getSecurityContext().getRunAsUser(), "the platform assigns the user (restricted-v2)");
+        assertEquals(null, pod.getSecurityContext().getFsGroup());
+        var spread = pod.getTopologySpreadConstraints().get(0);
+        assertEquals("kubernetes.io/hostname", spread.getTopologyKey(), "3 replicas spread over nodes by default");
+        assertEquals("ScheduleAnyway", spread.getWhenUnsatisfiable());
+        assertEquals("handbook", spread.getLabelSelector().getMatchLabels().get("app.kubernetes.io/instance"));
+        var tmp = pod.getVolumes().stream().filter(v -> v.getName().equals("tmp")).findFirst().orElseThrow();
+        assertEquals("512Mi", tmp.getEmptyDir().getSizeLimit().toString());
+        assertEquals("536870912", c.getResources().getRequests().get("ephemeral-storage").toString());
+    }
+
+    @Test
+    void defaultsWithoutPodSettings() {
+        Run run = render("-f", EXAMPLE.toString());
+        Deployment d = (Deployment) objects(run.out()).get(1);
+        var pod = d.getSpec().getTemplate().getSpec();
+        assertEquals(10001L, pod.getSecurityContext().getRunAsUser());
+        assertEquals(List.of("sleep", "5"), pod.getContainers().get(0).getLifecycle().getPreStop().getExec().getCommand());
+        assertEquals("1Gi", pod.getVolumes().stream().filter(v -> v.getName().equals("tmp")).findFirst().orElseThrow()
+                .getEmptyDir().getSizeLimit().toString());
+        assertEquals(1, pod.getTopologySpreadConstraints().size(), "the example runs 2 replicas");
+        assertEquals("-Xmx250m -XX:+ExitOnOutOfMemoryError", pod.getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS")).findFirst().orElseThrow().getValue(),
+                "a sixth of 1500Mi: the JVM's default quarter would be counted as resident");
+    }
+
+    @Test
+    void outOfRangeQuantitiesAreNamedWithTheirRange(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("huge.yaml");
+        Files.writeString(file, Files.readString(EXAMPLE).replace("memory: 1500Mi", "memory: 999999Ti")
+                .replace("cpu: 2", "cpu: 1000000000"));
+        Run run = render("-f", file.toString());
+        assertEquals(2, run.exit());
+        assertTrue(run.err().contains("spec.resources.memory 999999Ti is out of range: between 256Mi and 64Ti"), run.err());
+        assertTrue(run.err().contains("spec.resources.cpu 1000000000 is out of range: between 1m and 4096 (cores)"), run.err());
+        assertTrue(!run.err().contains("Overflow"), run.err());
+    }
+
+    @Test
     void malformedYamlUnknownFieldsAndInvalidSpecsAreClearErrors(@TempDir Path dir) throws Exception {
         Path broken = dir.resolve("broken.yaml");
         Files.writeString(broken, "apiVersion: ragsearch.io/v1alpha1\nkind: RagSearch\nspec: [unclosed\n");

@@ -44,13 +44,13 @@ class HelmChartTest {
     @Test
     void clusterScopeInstallsAServiceAccountClusterRoleBindingAndAProbedDeployment() {
         List<HasMetadata> objects = parse(new Helm(CHART).template().withName("rs").withNamespace("ops").call());
-        assertEquals(List.of("ClusterRole", "ClusterRoleBinding", "Deployment", "ServiceAccount"),
+        assertEquals(List.of("ClusterRole", "ClusterRoleBinding", "Deployment", "Role", "RoleBinding", "ServiceAccount"),
                 objects.stream().map(HasMetadata::getKind).sorted().toList());
         Deployment d = of(objects, Deployment.class);
         Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertEquals("/healthz", c.getLivenessProbe().getHttpGet().getPath());
         assertEquals("/readyz", c.getReadinessProbe().getHttpGet().getPath());
-        assertEquals("ragsearch/operator:0.1.0", c.getImage());
+        assertEquals("ragsearch/operator:0.1.0-SNAPSHOT", c.getImage(), "the tag the image build gives it");
         assertEquals(Boolean.TRUE, c.getSecurityContext().getReadOnlyRootFilesystem());
         assertEquals("", env(c, "WATCH_NAMESPACES"), "cluster scope watches every namespace");
         assertEquals("rs-ragsearch-operator", d.getSpec().getTemplate().getSpec().getServiceAccountName());
@@ -70,10 +70,11 @@ class HelmChartTest {
         Files.writeString(values, "rbac:\n  scope: namespace\n  watchNamespaces: [team-a, team-b]\n");
         List<HasMetadata> objects = parse(new Helm(CHART).template().withName("rs").withNamespace("ops")
                 .withValuesFile(values).call());
-        List<Role> roles = objects.stream().filter(Role.class::isInstance).map(Role.class::cast).toList();
+        List<Role> roles = objects.stream().filter(Role.class::isInstance).map(Role.class::cast)
+                .filter(r -> !r.getMetadata().getName().endsWith("-leader-election")).toList();
         assertEquals(List.of("team-a", "team-b"), roles.stream().map(r -> r.getMetadata().getNamespace()).toList());
         assertTrue(objects.stream().noneMatch(o -> o.getKind().startsWith("Cluster")));
-        assertEquals(2, objects.stream().filter(o -> o.getKind().equals("RoleBinding")).count());
+        assertEquals(3, objects.stream().filter(o -> o.getKind().equals("RoleBinding")).count(), "two watched, one Lease");
         Container c = of(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
         assertEquals("team-a,team-b", env(c, "WATCH_NAMESPACES"));
 
@@ -96,6 +97,32 @@ class HelmChartTest {
                 Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
         assertEquals("monitoring", env(scraped, "METRICS_SCRAPE_NAMESPACE"));
         assertEquals("app=prometheus,tier=b", env(scraped, "METRICS_SCRAPE_POD_LABELS"));
+    }
+
+    @Test
+    void twoReplicasElectALeaderThroughALeaseInTheReleaseNamespace() {
+        List<HasMetadata> objects = parse(new Helm(CHART).template().withName("rs").withNamespace("ops").call());
+        Deployment d = of(objects, Deployment.class);
+        assertEquals(2, d.getSpec().getReplicas());
+        Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals("true", env(c, "LEADER_ELECTION"));
+        assertEquals("metadata.name", c.getEnv().stream().filter(e -> e.getName().equals("POD_NAME")).findFirst()
+                .orElseThrow().getValueFrom().getFieldRef().getFieldPath(), "the replica's identity in the Lease");
+        Role lease = objects.stream().filter(Role.class::isInstance).map(Role.class::cast)
+                .filter(r -> r.getMetadata().getName().equals("rs-ragsearch-operator-leader-election")).findFirst().orElseThrow();
+        assertEquals("ops", lease.getMetadata().getNamespace());
+        assertEquals(List.of("leases"), lease.getRules().get(0).getResources());
+        assertEquals(List.of("get", "create", "update"), lease.getRules().get(0).getVerbs());
+        assertEquals("kubernetes.io/hostname", d.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
+                .getPreferredDuringSchedulingIgnoredDuringExecution().get(0).getPodAffinityTerm().getTopologyKey(),
+                "the replicas prefer different nodes");
+
+        Exception e = assertThrows(Exception.class, () -> new Helm(CHART).template().withName("rs")
+                .set("leaderElection.enabled", "false").call());
+        assertTrue(e.getMessage().contains("replicas > 1 needs leaderElection.enabled"), e.getMessage());
+        List<HasMetadata> single = parse(new Helm(CHART).template().withName("rs").withNamespace("ops")
+                .set("leaderElection.enabled", "false").set("replicas", "1").call());
+        assertTrue(single.stream().noneMatch(o -> o.getMetadata().getName().endsWith("-leader-election")));
     }
 
     @Test

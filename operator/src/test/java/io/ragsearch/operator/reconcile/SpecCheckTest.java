@@ -97,6 +97,89 @@ public class SpecCheckTest {
         assertTrue(all.contains("force needs a fixed"), all);
     }
 
+    @Test
+    void quantitiesOutOfRangeNameTheFieldAndTheRange() {
+        RagSearch r = valid();
+        r.getSpec().resources.memory = "9Ei";
+        r.getSpec().resources.cpu = "1000000000";
+        r.getSpec().resources.tmpSize = "64Mi";
+        String all = String.join("\n", SpecCheck.check(r, null).problems());
+        assertTrue(all.contains("spec.resources.memory 9Ei is out of range: between 256Mi and 64Ti"), all);
+        assertTrue(all.contains("spec.resources.cpu 1000000000 is out of range: between 1m and 4096 (cores)"), all);
+        assertTrue(all.contains("spec.resources.tmpSize 64Mi is below 256Mi"), all);
+        r.getSpec().resources.memory = "999999Ti";
+        r.getSpec().resources.cpu = "1e4";
+        r.getSpec().resources.tmpSize = null;
+        all = String.join("\n", SpecCheck.check(r, null).problems());
+        assertTrue(all.contains("spec.resources.memory 999999Ti is out of range: between 256Mi and 64Ti"), all);
+        assertTrue(all.contains("spec.resources.cpu 1e4 is out of range"), all);
+        assertEquals(2, SpecCheck.check(r, null).problems().size(), all);
+    }
+
+    @Test
+    void theQuantityGrammarOfKubernetes() {
+        RagSearch r = valid();
+        for (String[] q : new String[][]{{"1e9", "1000000000"}, {"1E9", "1000000000"}, {"+2Gi", "2147483648"},
+                {"1.5Gi", "1610612736"}, {"1536.Mi", "1610612736"}, {"500000k", "500000000"}}) {
+            r.getSpec().resources.memory = q[0];
+            assertEquals(Long.parseLong(q[1]), SpecCheck.check(r, null).spec().orElseThrow().memoryBytes(), q[0]);
+        }
+        r.getSpec().resources.memory = "1500Mi";
+        for (String[] q : new String[][]{{"2", "2000"}, {".5", "500"}, {"250m", "250"}, {"5e-1", "500"}}) {
+            r.getSpec().resources.cpu = q[0];
+            assertEquals(Long.parseLong(q[1]), SpecCheck.check(r, null).spec().orElseThrow().cpuMillis(), q[0]);
+        }
+        for (String bad : List.of("2 cores", "-1", "1e", "Gi", "1.5.2")) {
+            r.getSpec().resources.cpu = bad;
+            assertTrue(String.join("", SpecCheck.check(r, null).problems()).contains("is not a Kubernetes quantity"), bad);
+        }
+    }
+
+    @Test
+    void aDisruptionBudgetThatBlocksEveryDrainIsRefused() {
+        RagSearch r = valid();
+        r.getSpec().podDisruptionBudget = new io.ragsearch.operator.model.DisruptionBudget();
+        String all = String.join("\n", SpecCheck.check(r, null).problems());
+        assertTrue(all.contains("spec.podDisruptionBudget.minAvailable 1 with spec.replicas 1 would block every node drain"
+                + " (no pod may ever be evicted); use at most 0, or run 2 replicas (minAvailable defaults to 1)"), all);
+        r.getSpec().replicas = 3;
+        r.getSpec().podDisruptionBudget.minAvailable = 3;
+        all = String.join("\n", SpecCheck.check(r, null).problems());
+        assertTrue(all.contains("minAvailable 3 with spec.replicas 3 would block every node drain"), all);
+        r.getSpec().podDisruptionBudget.minAvailable = 2;
+        assertTrue(SpecCheck.check(r, null).valid());
+        r.getSpec().replicas = 0;
+        assertTrue(SpecCheck.check(r, null).valid(), "scaled to zero: nothing to drain");
+    }
+
+    @Test
+    void podLabelsAndAnnotationsCannotTakeTheOperatorsOwnKeys() {
+        RagSearch r = valid();
+        r.getSpec().pod = new io.ragsearch.operator.model.PodSettings();
+        r.getSpec().pod.labels = java.util.Map.of("app.kubernetes.io/instance", "x", "team", "search");
+        r.getSpec().pod.annotations = java.util.Map.of("ragsearch.io/config-hash", "0");
+        List<String> problems = SpecCheck.check(r, null).problems();
+        assertEquals(2, problems.size(), problems.toString());
+        assertTrue(problems.get(0).contains("'app.kubernetes.io/instance' is the operator's own label"), problems.toString());
+        assertTrue(problems.get(1).contains("'ragsearch.io/config-hash' is the operator's own"), problems.toString());
+    }
+
+    @Test
+    void theHeapIsASixthOfTheLimitUnlessTheSpecSetsIt() {
+        RagSearch r = valid();
+        assertEquals(250L << 20, SpecCheck.check(r, null).spec().orElseThrow().heapBytes(), "1500Mi / 6");
+        r.getSpec().resources.memory = "512Mi";
+        assertEquals(192L << 20, SpecCheck.check(r, null).spec().orElseThrow().heapBytes(), "at least 192Mi");
+        r.getSpec().resources.memory = "64Gi";
+        assertEquals(4096L << 20, SpecCheck.check(r, null).spec().orElseThrow().heapBytes(), "at most 4Gi by default");
+        r.getSpec().resources.heap = "6Gi";
+        assertEquals(6144L << 20, SpecCheck.check(r, null).spec().orElseThrow().heapBytes(), "the spec's own");
+        r.getSpec().resources.memory = "1500Mi";
+        r.getSpec().resources.heap = "1400Mi";
+        assertEquals(List.of("spec.resources.heap 1400Mi is out of range: between 64Mi and 1244Mi (the memory limit less 256Mi)"),
+                SpecCheck.check(r, null).problems());
+    }
+
     public static RagSearch valid() {
         RagSearch r = new RagSearch();
         r.getMetadata().setName("rules");
