@@ -14,6 +14,8 @@ record NamedDocument(String id, Pattern pattern) {
 
     /** Shorter titles ("법", "규칙") would match inside ordinary words. */
     private static final int MIN_TITLE_CHARS = 4;
+    /** Nobody types a longer title into a question (queries are at most 1000 characters); a huge title would make a huge pattern. */
+    private static final int MAX_TITLE_CHARS = 100;
 
     static List<NamedDocument> of(List<IndexedArticle> articles) {
         Map<String, String> titles = new LinkedHashMap<>();
@@ -23,7 +25,8 @@ record NamedDocument(String id, Pattern pattern) {
         List<NamedDocument> out = new ArrayList<>();
         titles.forEach((id, title) -> {
             String compact = title.replaceAll("\\s+", "");
-            if (compact.codePointCount(0, compact.length()) >= MIN_TITLE_CHARS) {
+            int length = compact.codePointCount(0, compact.length());
+            if (length >= MIN_TITLE_CHARS && length <= MAX_TITLE_CHARS) {
                 StringBuilder regex = new StringBuilder("(?iu)");
                 compact.codePoints().forEach(cp -> regex.append(Pattern.quote(Character.toString(cp))).append("\\s*"));
                 // With the particle or suffix written onto it ("근로기준법에서", "근로기준법상"): no word of its own.

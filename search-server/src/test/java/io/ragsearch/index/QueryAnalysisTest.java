@@ -90,6 +90,15 @@ class QueryAnalysisTest {
     }
 
     @Test
+    void aHugeDocumentTitleIsNoPattern() throws Exception {
+        Corpus corpus = new Corpus("p", List.of(new Document("huge", "제목".repeat(50_000), "d", List.of(
+                new Article("제1조", 0, "목적", "이 규칙은 목적을 정한다.", false)))), "v1");
+        try (ProjectIndex huge = IndexBuilder.build(corpus, Language.KOREAN, null, null)) {
+            assertTrue(huge.analyze("제목 목적").documents().isEmpty());
+        }
+    }
+
+    @Test
     void aConceptNoArticleHoldsCostsEvidence() {
         QueryTerms pension = index.analyze("국민연금 근로자 휴가");
         assertEquals(List.of("국민연금"), pension.unknownConcepts());

@@ -215,6 +215,13 @@ class BadInputCatalogueTest {
         cases.add(tool("query of whitespace", "search", "{\"project\":\"handbook-en\",\"query\":\"   \"}", new ToolError("query is empty")));
         cases.add(tool("10,000 repeated tokens", "search", "{\"project\":\"handbook-en\",\"query\":\"" + "leave ".repeat(10_000) + "\"}",
                 new ToolError("the limit is 1000")));
+        StringBuilder distinct = new StringBuilder();
+        for (int i = 0; distinct.length() < 996; i++) {
+            distinct.append(Integer.toString(i + 36, 36)).append(' ');
+        }
+        // 332 distinct two-character terms in under 1000 characters: once past Lucene's clause limit, an "internal error".
+        cases.add(tool("hundreds of distinct terms", "search", "{\"project\":\"handbook-en\",\"query\":\"" + distinct.toString().strip()
+                + "\"}", new Ok("\"gate\"", null)));
         cases.add(tool("repeated tokens within the limit", "search", "{\"project\":\"handbook-en\",\"query\":\"" + "leave ".repeat(160) + "\"}",
                 new Ok("\"gate\"", null)));
         for (String id : List.of("../../etc/passwd", "/etc/passwd", "%2e%2e%2f%2e%2e%2fetc%2fpasswd", "..\\\\..\\\\windows", "passwd",
