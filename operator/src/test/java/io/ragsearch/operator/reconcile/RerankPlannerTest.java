@@ -78,13 +78,20 @@ class RerankPlannerTest {
         assertEquals(1, plan.effective().concurrency());
         assertEquals(List.of("pod liar: perRunBytes 1 is below 1 MiB"), plan.refused());
 
-        var overLimit = new RerankPlanner.PodMeasurement("big", new MeasuredCost(3000 * MIB, 300 * MIB, 1, "cgroup-v2", "t",
+        var overLimit = new RerankPlanner.PodMeasurement("big", new MeasuredCost(4100 * MIB, 300 * MIB, 1, "cgroup-v2", "t",
                 2000 * MIB, "big", "sha256:s"));
         var honest = pod("ok", 400, 300);
         RerankPlanner.Plan mixed = RerankPlanner.plan(spec, "k", null, List.of(overLimit, honest));
         assertEquals(RerankStatus.BASIS_MEASURED, mixed.status().basis);
         assertEquals("ok", mixed.status().measuredBy, "the plausible one is used");
-        assertTrue(mixed.refused().get(0).contains("exceeds the memory limit"), mixed.refused().toString());
+        assertTrue(mixed.refused().get(0).contains("exceeds twice the memory limit"), mixed.refused().toString());
+
+        // Above the limit but not absurdly: the heap the JVM may still commit is counted; that measurement stands.
+        var tight = new RerankPlanner.PodMeasurement("tight", new MeasuredCost(450 * MIB, 100 * MIB, 1, "cgroup-v1", "t",
+                400 * MIB, "tight", "sha256:s"));
+        RerankPlanner.Plan insufficient = RerankPlanner.plan(spec("400Mi", builtin()), "k", null, List.of(tight));
+        assertEquals(RerankStatus.BASIS_MEASURED, insufficient.status().basis);
+        assertTrue(insufficient.refused().isEmpty(), insufficient.refused().toString());
     }
 
     @Test
