@@ -139,7 +139,14 @@ class EndToEndTest {
         String ip = ReadyEndpoints.of(client, NS, NAME).get(0);
         CalibrationReport own = new HttpCalibrationClient().fetch(ip, Names.ADMIN_PORT).orElseThrow();
         assertEquals(m.rerankerDigest, own.rerankerDigest());
-        assertTrue(m.perRunBytes >= own.perRunBytes(), "the status keeps the most conservative measurement of this key");
+        // The most conservative of the pods' measurements is kept: it allows no more than this pod's own
+        // (and, where both allow the same, costs at least as much), whichever of its two numbers is larger.
+        var limits = new io.ragsearch.operator.budget.RerankBudget.Limits(1500 * MIB, null,
+                io.ragsearch.operator.budget.RerankBudget.DEFAULT_HEADROOM_PERCENT);
+        int ownSafe = io.ragsearch.operator.budget.RerankBudget.safe(limits, new io.ragsearch.operator.budget.RerankBudget.Measurement(
+                own.residentBytes(), own.perRunBytes(), Math.max(1, own.intraOpThreads()))).safe();
+        assertTrue(m.safe < ownSafe || (m.safe == ownSafe && m.residentBytes + m.perRunBytes >= own.residentBytes() + own.perRunBytes()),
+                "the status keeps the most conservative measurement of this key: kept safe " + m.safe + ", this pod's " + ownSafe);
         assertEquals(Integer.toString(m.effective), env(deployment(), "RAGSEARCH_RERANK_CONCURRENCY"));
         assertTrue(calibrated.getStatus().rerank.measuredBy != null);
 
