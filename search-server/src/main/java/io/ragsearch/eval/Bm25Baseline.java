@@ -2,20 +2,17 @@ package io.ragsearch.eval;
 
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Document;
+import io.ragsearch.index.Analyzers;
 import io.ragsearch.index.Language;
 import io.ragsearch.search.Project;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.ko.KoreanAnalyzer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
@@ -102,26 +99,14 @@ public final class Bm25Baseline implements SearchBackend {
 
         List<ArticleRef> search(String query, int topK) throws IOException {
             BooleanQuery.Builder q = new BooleanQuery.Builder();
-            for (String term : terms(query)) {
+            // Two clauses a term: stay under Lucene's clause limit however many distinct words a query has.
+            for (String term : Analyzers.terms(analyzer, "body", query).stream().limit(IndexSearcher.getMaxClauseCount() / 2).toList()) {
                 q.add(new TermQuery(new Term("title", term)), BooleanClause.Occur.SHOULD);
                 q.add(new TermQuery(new Term("body", term)), BooleanClause.Occur.SHOULD);
             }
             List<ArticleRef> out = new ArrayList<>();
             for (ScoreDoc hit : searcher.search(q.build(), topK).scoreDocs) {
                 out.add(refs.get(hit.doc));
-            }
-            return out;
-        }
-
-        private Set<String> terms(String text) throws IOException {
-            Set<String> out = new LinkedHashSet<>();
-            try (TokenStream stream = analyzer.tokenStream("body", text)) {
-                CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-                stream.reset();
-                while (stream.incrementToken() && out.size() < IndexSearcher.getMaxClauseCount() / 2) {
-                    out.add(term.toString());
-                }
-                stream.end();
             }
             return out;
         }

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * A document a question can name by its title ("근로기준법에서 …", "the Expense Policy"):
  * matched with any spacing ("공무원 행동강령" names 공무원행동강령), whole titles only.
  */
-record NamedDocument(String id, Pattern pattern) {
+record NamedDocument(String id, Pattern pattern, int articles) {
 
     /** Shorter titles ("법", "규칙") would match inside ordinary words. */
     private static final int MIN_TITLE_CHARS = 4;
@@ -19,8 +19,10 @@ record NamedDocument(String id, Pattern pattern) {
 
     static List<NamedDocument> of(List<IndexedArticle> articles) {
         Map<String, String> titles = new LinkedHashMap<>();
+        Map<String, Integer> counts = new LinkedHashMap<>();
         for (IndexedArticle a : articles) {
             titles.putIfAbsent(a.document().id(), a.document().title());
+            counts.merge(a.document().id(), 1, Integer::sum);
         }
         List<NamedDocument> out = new ArrayList<>();
         titles.forEach((id, title) -> {
@@ -31,7 +33,7 @@ record NamedDocument(String id, Pattern pattern) {
                 compact.codePoints().forEach(cp -> regex.append(Pattern.quote(Character.toString(cp))).append("\\s*"));
                 // With the particle or suffix written onto it ("근로기준법에서", "근로기준법상"): no word of its own.
                 regex.append("\\S*");
-                out.add(new NamedDocument(id, Pattern.compile(regex.toString())));
+                out.add(new NamedDocument(id, Pattern.compile(regex.toString()), counts.get(id)));
             }
         });
         // Longest first: "공무원행동강령" before a shorter title it contains.

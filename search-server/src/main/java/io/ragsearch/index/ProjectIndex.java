@@ -129,10 +129,12 @@ public final class ProjectIndex implements AutoCloseable {
             rest = m.replaceAll(" ");
         }
         Set<String> documents = new LinkedHashSet<>();
+        int namedArticles = 0;
         for (NamedDocument d : namedDocuments) {
             Matcher m = d.pattern().matcher(rest);
             if (m.find()) {
                 documents.add(d.id());
+                namedArticles += d.articles();
                 // The title is matched as a document; its words ("근로", "기준") would otherwise count against articles.
                 rest = m.replaceAll(" ");
             }
@@ -149,7 +151,7 @@ public final class ProjectIndex implements AutoCloseable {
         List<String> expansions = new ArrayList<>(thesaurus.expand(terms));
         List<String> bigrams = bigramAnalyzer == null ? List.of()
                 : Analyzers.termList(bigramAnalyzer, FIELD_BODY_BIGRAM, QueryWords.informativeSpans(rest, words));
-        double documentIdf = documents.isEmpty() ? 0 : Math.log(1 + reader.numDocs() / (double) Math.max(1, documentArticles(documents)));
+        double documentIdf = documents.isEmpty() ? 0 : Math.log(1 + reader.numDocs() / (double) Math.max(1, namedArticles));
         List<String> unknown = new ArrayList<>();
         if (bigramAnalyzer != null) {
             for (QueryWords.Compound c : QueryWords.compounds(rest, words)) {
@@ -184,16 +186,6 @@ public final class ProjectIndex implements AutoCloseable {
 
     private static List<String> cap(List<String> terms) {
         return terms.size() <= MAX_QUERY_TERMS ? terms : terms.subList(0, MAX_QUERY_TERMS);
-    }
-
-    private int documentArticles(Set<String> ids) {
-        int n = 0;
-        for (IndexedArticle a : articles) {
-            if (ids.contains(a.document().id())) {
-                n++;
-            }
-        }
-        return n;
     }
 
     public List<RankedArticle> lexical(QueryTerms query, int limit) {
