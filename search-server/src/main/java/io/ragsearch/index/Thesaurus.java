@@ -24,9 +24,10 @@ public final class Thesaurus {
 
     static final String BUILTIN_KOREAN = "thesaurus-ko.txt";
 
-    private final Map<String, Set<String>> expansions;
+    /** Left side (its analysed terms, all of which must occur) → the terms it brings in; keys split once, at load. */
+    private final Map<List<String>, Set<String>> expansions;
 
-    private Thesaurus(Map<String, Set<String>> expansions) {
+    private Thesaurus(Map<List<String>, Set<String>> expansions) {
         this.expansions = expansions;
     }
 
@@ -50,7 +51,7 @@ public final class Thesaurus {
     }
 
     static Thesaurus parse(List<String> lines, Analyzer analyzer) {
-        Map<String, Set<String>> out = new HashMap<>();
+        Map<List<String>, Set<String>> out = new HashMap<>();
         for (String raw : lines) {
             String line = raw.strip();
             if (line.isEmpty() || line.startsWith("#")) {
@@ -62,13 +63,12 @@ public final class Thesaurus {
             }
             List<String> targets = Analyzers.termList(analyzer, ProjectIndex.FIELD_BODY, line.substring(arrow + 2));
             for (String word : line.substring(0, arrow).split(",")) {
-                // A left side analysed to several terms ("쉬는시간" → 쉬, 시간) keys on its last, the head noun.
+                // A left side analysed to several terms ("쉬는시간" → 쉬, 시간) matches when all of them occur.
                 List<String> keys = Analyzers.termList(analyzer, ProjectIndex.FIELD_BODY, word);
                 if (keys.isEmpty()) {
                     continue;
                 }
-                String key = String.join(" ", keys);
-                Set<String> set = out.computeIfAbsent(key, k -> new LinkedHashSet<>());
+                Set<String> set = out.computeIfAbsent(List.copyOf(keys), k -> new LinkedHashSet<>());
                 for (String t : targets) {
                     if (!keys.contains(t)) {
                         set.add(t);
@@ -86,13 +86,8 @@ public final class Thesaurus {
     public Set<String> expand(List<String> queryTerms) {
         Set<String> out = new LinkedHashSet<>();
         Set<String> present = Set.copyOf(queryTerms);
-        for (Map.Entry<String, Set<String>> e : expansions.entrySet()) {
-            String[] keys = e.getKey().split(" ");
-            boolean all = true;
-            for (String k : keys) {
-                all &= present.contains(k);
-            }
-            if (all) {
+        for (Map.Entry<List<String>, Set<String>> e : expansions.entrySet()) {
+            if (present.containsAll(e.getKey())) {
                 out.addAll(e.getValue());
             }
         }
@@ -102,7 +97,7 @@ public final class Thesaurus {
 
     /** The terms that a single query term brings in (for coverage: a slot is covered by the term or any of these). */
     public List<String> alternatives(String term) {
-        Set<String> s = expansions.get(term);
+        Set<String> s = expansions.get(List.of(term));
         return s == null ? List.of() : new ArrayList<>(s);
     }
 
