@@ -1,5 +1,6 @@
 package io.ragsearch.admin;
 
+import io.ragsearch.metrics.Metrics;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -57,8 +58,10 @@ public final class AdminServer implements AutoCloseable {
         Reply answer();
     }
 
-    public AdminServer(String bindAddress, int port, HealthState health, Metrics metrics,
+    public AdminServer(AdminSettings listener, HealthState health, Metrics metrics,
                        Supplier<Map<String, Object>> info, Supplier<Optional<Object>> calibration) throws IOException {
+        String bindAddress = listener.bindAddress();
+        int port = listener.port();
         QueuedThreadPool threads = new QueuedThreadPool(THREADS, 2);
         threads.setName("admin");
         threads.setDaemon(true);

@@ -1,6 +1,6 @@
 package io.ragsearch.calibrate;
 
-import io.ragsearch.admin.ProcessMemory;
+import io.ragsearch.metrics.ProcessMemory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.ragsearch.calibrate;
 import io.ragsearch.rerank.PairBatch;
 import io.ragsearch.rerank.RerankLimiter;
 import io.ragsearch.rerank.Reranker;
-import io.ragsearch.admin.Metrics;
+import io.ragsearch.metrics.Metrics;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

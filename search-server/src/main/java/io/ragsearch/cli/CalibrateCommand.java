@@ -5,7 +5,10 @@ import io.ragsearch.calibrate.Calibrator;
 import io.ragsearch.calibrate.MemoryProbe;
 import io.ragsearch.calibrate.NativeMemorySettings;
 import io.ragsearch.calibrate.PeakVerifier;
+import io.ragsearch.config.ConfigLoader;
+import io.ragsearch.config.ConfigOverrides;
 import io.ragsearch.config.ServerConfig;
+import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.SessionSettings;
 import io.ragsearch.rerank.Reranker;
@@ -60,18 +63,19 @@ final class CalibrateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         NativeMemorySettings.apply();
         Map<String, String> env = System.getenv();
-        ServerConfig.Rerank settings = config == null ? ServerConfig.Rerank.defaults()
-                : io.ragsearch.config.ConfigLoader.load(config).withEnvironment(env).rerank();
-        int threads = intraOpThreads != null ? intraOpThreads : settings.intraOpThreadsOrDefault();
+        ServerConfig file = config == null ? new ServerConfig(null, null, null, null, null)
+                : ConfigOverrides.withEnvironment(ConfigLoader.load(config), env);
+        SessionSettings session = SettingsResolver.rerank(file).session();
+        int threads = intraOpThreads != null ? intraOpThreads : session.intraOpThreads();
         try (ModelRegistry registry = new ModelRegistry()) {
             RerankerFactory factory = new RerankerFactory(registry, new SessionSettings(threads,
-                    arena != null ? SessionSettings.Arena.parse(arena) : settings.arenaOrDefault()), env);
+                    arena != null ? SessionSettings.Arena.parse(arena) : session.arena()));
             List<Reranker> rerankers = new ArrayList<>();
-            for (ServerConfig.RerankerRef ref : references()) {
-                rerankers.add(factory.create(ref));
+            for (ServerConfig.RerankerRef ref : references(file)) {
+                rerankers.add(factory.create(SettingsResolver.reranker(ref, env)));
             }
             MemoryProbe probe = MemoryProbe.detect();
-            Calibration calibration = new Calibrator(probe, levels != null ? levels : settings.calibrationLevelsOrDefault())
+            Calibration calibration = new Calibrator(probe, levels != null ? levels : SettingsResolver.calibration(file).levels())
                     .calibrate(rerankers, batch);
             JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
             if (verify.isEmpty()) {
@@ -95,7 +99,7 @@ final class CalibrateCommand implements Callable<Integer> {
         }
     }
 
-    private List<ServerConfig.RerankerRef> references() {
+    private List<ServerConfig.RerankerRef> references(ServerConfig file) {
         if (reranker != null) {
             boolean builtin = reranker.equals(RerankerFactory.STAND_IN);
             return List.of(new ServerConfig.RerankerRef(builtin ? reranker : null, builtin ? null : reranker, maxSeqLen));
@@ -104,7 +108,7 @@ final class CalibrateCommand implements Callable<Integer> {
             return List.of();
         }
         Set<ServerConfig.RerankerRef> refs = new LinkedHashSet<>();
-        for (ServerConfig.ProjectConfig p : io.ragsearch.config.ConfigLoader.load(config).projects()) {
+        for (ServerConfig.ProjectConfig p : ConfigOverrides.projects(file)) {
             if (p.reranker() != null) {
                 ServerConfig.RerankerRef r = p.reranker();
                 refs.add(maxSeqLen == null ? r : new ServerConfig.RerankerRef(r.builtin(), r.path(), maxSeqLen));

@@ -6,7 +6,6 @@ import io.ragsearch.eval.EvalReport;
 import io.ragsearch.eval.EvalRun;
 import io.ragsearch.eval.EvalSummary;
 import io.ragsearch.eval.GateCurve;
-import io.ragsearch.eval.GateCurveChart;
 import io.ragsearch.eval.InProcessBackend;
 import io.ragsearch.eval.McpBackend;
 import io.ragsearch.eval.QuestionFile;
@@ -16,7 +15,7 @@ import io.ragsearch.search.Project;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.RelevanceGate;
 import io.ragsearch.search.SearchService;
-import io.ragsearch.server.SearchServerApp;
+import io.ragsearch.server.OfflineProjects;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,7 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
         description = {"Run question files (see docs/eval.md) and print hit@1/5/10, MRR@10, the gate's kept and refused "
                 + "shares and latency, per kind and overall.",
                 "Exit status: 0 all floors met, 3 a floor not met, 1 an error (bad file, unknown project, unreachable server)."})
-final class EvalCommand implements Callable<Integer> {
+public class EvalCommand implements Callable<Integer> {
 
     static final int FLOOR_NOT_MET = 3;
 
@@ -63,8 +62,24 @@ final class EvalCommand implements Callable<Integer> {
             + "(kept, hit@5, refused) for thresholds 0 to 1 (in process only).")
     boolean sweep;
 
-    @Option(names = "--plot", paramLabel = "DIR", description = "With --sweep: write the trade-off of each set as DIR/SET-gate.png.")
+    /** The bench jar's command that draws the plot (charts are a development tool, not in the server's jar). */
+    public static final String PLOT_COMMAND = "java -jar search-bench/target/ragsearch-bench.jar eval ... --sweep --plot DIR";
+
+    @Option(names = "--plot", paramLabel = "DIR",
+            description = "With --sweep: write the trade-off of each set as DIR/SET-gate.png (the bench jar's eval only: "
+                    + PLOT_COMMAND + ").")
     Path plot;
+
+    /** Draws a set's gate curve into a directory; none in the server's jar. */
+    @FunctionalInterface
+    public interface GatePlotter {
+        Path write(GateCurve curve, double defaultThreshold, Path directory) throws java.io.IOException;
+    }
+
+    /** The plotter of this command: the bench jar's eval gives one. */
+    protected GatePlotter plotter() {
+        return null;
+    }
 
     @Option(names = "--min", paramLabel = "METRIC=VALUE",
             description = "A floor: hit1, hit5, hit10, mrr, kept, refused, or KIND.METRIC (e.g. paraphrase.mrr=0.3). Repeatable.")
@@ -94,6 +109,9 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (plot != null && plotter() == null) {
+            throw new EvalException("--plot is in the bench jar: " + PLOT_COMMAND);
+        }
         if (plot != null && !sweep) {
             throw new EvalException("--plot draws the --sweep curve: give both");
         }
@@ -120,7 +138,7 @@ final class EvalCommand implements Callable<Integer> {
                         GateCurve curve = GateCurve.of(set.set(), results, 0.05);
                         text.append(curve.table()).append('\n');
                         if (plot != null) {
-                            text.append("wrote ").append(GateCurveChart.write(curve, defaultThresholds.get(firstProject(set)), plot))
+                            text.append("wrote ").append(plotter().write(curve, defaultThresholds.get(firstProject(set)), plot))
                                     .append('\n');
                         }
                     }
@@ -156,7 +174,7 @@ final class EvalCommand implements Callable<Integer> {
             return out;
         }
         ProjectCatalog catalog = new ProjectCatalog();
-        SearchService search = SearchServerApp.loadOnly(projects.resolve(System.getenv()), System.getenv(), catalog);
+        SearchService search = OfflineProjects.load(projects.resolve(System.getenv()), System.getenv(), catalog);
         if (sweep) {
             for (Project p : List.copyOf(catalog.all())) {
                 defaultThresholds.put(p.name(), p.gate().threshold());

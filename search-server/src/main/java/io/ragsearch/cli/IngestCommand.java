@@ -1,9 +1,9 @@
 package io.ragsearch.cli;
 
 import io.ragsearch.config.ConfigLoader;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.corpus.CorpusLoader;
-import io.ragsearch.embed.EmbeddingModels;
+import io.ragsearch.embed.EmbeddingModel;
 import io.ragsearch.embed.EmbeddingSettings;
 import io.ragsearch.embed.ModelFiles;
 import io.ragsearch.embed.ModelRegistry;
@@ -91,9 +91,9 @@ final class IngestCommand implements Callable<Integer> {
     }
 
     private TextEmbedder embedder(ModelRegistry registry, CorpusLoader.LoadedCorpus loaded) throws Exception {
-        ServerConfig.ModelRef ref = embeddingModel();
-        ModelFiles files = EmbeddingModels.resolve(ref, System.getenv());
-        EmbeddingSettings settings = ref.settings();
+        EmbeddingModel model = embeddingModel();
+        ModelFiles files = model.files();
+        EmbeddingSettings settings = model.settings();
         switch (embeddings.toLowerCase(Locale.ROOT)) {
             case "never":
                 return null;
@@ -113,16 +113,11 @@ final class IngestCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--embeddings must be auto, always or never (got " + embeddings + ")");
         }
         return TextEmbedder.load(registry, files, new SessionSettings(Runtime.getRuntime().availableProcessors(),
-                SessionSettings.Arena.SHRINK), settings);
+                SessionSettings.DEFAULT_ARENA), settings);
     }
 
     /** The configured embedding model (only the models section of --config is read), or the built-in one. */
-    private ServerConfig.ModelRef embeddingModel() {
-        if (config == null) {
-            return new ServerConfig.ModelRef(ModelFiles.BUILTIN_MINILM, null);
-        }
-        ServerConfig server = ConfigLoader.load(config);
-        server.validateModels();
-        return server.models().embeddingOrDefault();
+    private EmbeddingModel embeddingModel() {
+        return config == null ? EmbeddingModel.DEFAULT : SettingsResolver.embedding(ConfigLoader.load(config), System.getenv());
     }
 }

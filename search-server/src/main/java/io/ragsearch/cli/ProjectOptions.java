@@ -2,6 +2,7 @@ package io.ragsearch.cli;
 
 import io.ragsearch.config.ConfigException;
 import io.ragsearch.config.ConfigLoader;
+import io.ragsearch.config.ConfigOverrides;
 import io.ragsearch.config.ServerConfig;
 import io.ragsearch.server.SampleCorpus;
 import java.io.IOException;
@@ -43,17 +44,17 @@ final class ProjectOptions {
             }
             extra.add(project(p.substring(0, eq), Path.of(p.substring(eq + 1)), ""));
         }
-        ServerConfig merged = base.withProjects(extra).withDatabase(db).withEnvironment(env);
-        if (merged.projects().isEmpty() && !merged.database().configured()) {
+        ServerConfig merged = ConfigOverrides.withEnvironment(ConfigOverrides.withDatabase(ConfigOverrides.withProjects(base, extra), db), env);
+        if (ConfigOverrides.projects(merged).isEmpty() && !ConfigOverrides.databaseConfigured(merged)) {
             Path sample = SampleCorpus.locate();
             List<ServerConfig.ProjectConfig> samples = new ArrayList<>();
             for (SampleCorpus.SampleProject s : SampleCorpus.PROJECTS) {
                 samples.add(project(s.name(), sample.resolve(s.directory()), s.description()));
             }
-            merged = merged.withProjects(samples);
+            merged = ConfigOverrides.withProjects(merged, samples);
         }
-        for (ServerConfig.ProjectConfig p : merged.projects()) {
-            if (p.source() != null && !p.source().fromDatabase() && p.source().directory() != null
+        for (ServerConfig.ProjectConfig p : ConfigOverrides.projects(merged)) {
+            if (p.source() != null && !ConfigOverrides.fromDatabase(p) && p.source().directory() != null
                     && !Files.isDirectory(Path.of(p.source().directory()))) {
                 throw new ConfigException("project '" + p.name() + "': directory " + p.source().directory() + " does not exist");
             }

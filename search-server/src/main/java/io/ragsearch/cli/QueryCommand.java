@@ -5,7 +5,7 @@ import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.SearchHit;
 import io.ragsearch.search.SearchResponse;
 import io.ragsearch.search.SearchService;
-import io.ragsearch.server.SearchServerApp;
+import io.ragsearch.server.OfflineProjects;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -37,7 +37,7 @@ final class QueryCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ProjectCatalog catalog = new ProjectCatalog();
-        SearchService search = SearchServerApp.loadOnly(projects.resolve(System.getenv()), System.getenv(), catalog);
+        SearchService search = OfflineProjects.load(projects.resolve(System.getenv()), System.getenv(), catalog);
         String question = String.join(" ", words);
         List<Project> targets = only == null ? List.copyOf(catalog.all()) : List.of(catalog.get(only));
         for (Project p : targets) {

@@ -4,10 +4,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The ragsearch command line: serve, query. */
-@Command(name = "ragsearch", mixinStandardHelpOptions = true, version = "ragsearch 0.1.0",
+@Command(name = "ragsearch", mixinStandardHelpOptions = true, versionProvider = RagSearchCli.MavenVersion.class,
         description = "Hybrid article search over regulation-style documents, served as MCP tools.",
         subcommands = {ServeCommand.class, QueryCommand.class, EvalCommand.class, IngestCommand.class, CalibrateCommand.class, FetchCommand.class,
-                io.ragsearch.bench.BenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class RagSearchCli implements Runnable {
 
@@ -26,6 +25,14 @@ public final class RagSearchCli implements Runnable {
             return 1;
         });
         return cli;
+    }
+
+    /** `ragsearch --version` prints the Maven version the jar was built as. */
+    public static final class MavenVersion implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"ragsearch " + io.ragsearch.server.Version.current()};
+        }
     }
 
     @Override

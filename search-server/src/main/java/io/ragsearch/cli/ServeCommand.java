@@ -1,6 +1,8 @@
 package io.ragsearch.cli;
 
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.config.ConfigOverrides;
+import io.ragsearch.server.AppSettings;
+import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.server.SearchServerApp;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -28,14 +30,15 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ServerConfig config = projects.resolve(System.getenv()).withListener(bind, mcpPort, adminPort);
-        SearchServerApp app = SearchServerApp.start(config, System.getenv());
+        AppSettings settings = SettingsResolver.resolve(
+                ConfigOverrides.withListener(projects.resolve(System.getenv()), bind, mcpPort, adminPort), System.getenv());
+        SearchServerApp app = SearchServerApp.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             app.close();
             stopped.countDown();
         }, "shutdown"));
-        String host = config.server().bindAddressOrDefault();
+        String host = settings.serving().mcp().bindAddress();
         // One machine-readable line, for people and for scripts that started us with port 0.
         System.out.println("ragsearch listening: mcp=http://" + host + ":" + app.mcpPort() + "/mcp admin=http://" + host + ":"
                 + app.adminPort() + " projects=" + String.join(",", app.catalog().all().stream().map(p -> p.name()).toList()));

@@ -27,8 +27,11 @@ public final class ConfigLoader {
         }
         ServerConfig config = parse(text, file.toString());
         Path base = file.toAbsolutePath().getParent();
+        if (config.projects() == null) {
+            return config;
+        }
         return new ServerConfig(config.server(), config.models(), config.rerank(), config.database(), config.projects().stream()
-                .map(p -> p.source() == null || p.source().directory() == null || p.source().fromDatabase() ? p
+                .map(p -> p.source() == null || p.source().directory() == null || ConfigOverrides.fromDatabase(p) ? p
                         : new ServerConfig.ProjectConfig(p.name(), p.description(),
                                 new ServerConfig.Source(base.resolve(p.source().directory()).normalize().toString(),
                                         p.source().include()),

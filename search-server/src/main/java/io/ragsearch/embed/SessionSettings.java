@@ -16,6 +16,8 @@ import java.util.Locale;
  */
 public record SessionSettings(int intraOpThreads, Arena arena) {
 
+    public static final Arena DEFAULT_ARENA = Arena.SHRINK;
+
     public enum Arena {
         SHRINK, KEEP, OFF;
 

@@ -48,14 +48,13 @@ public final class McpHttpServer implements AutoCloseable {
     private final ServerConnector connector;
     private final McpStatelessAsyncServer mcp;
 
-    public McpHttpServer(String bindAddress, int port, int maxInFlight, TransportSecurityPolicy security,
-                         List<AsyncToolSpecification> tools, String version) {
-        this(bindAddress, port, maxInFlight, security, tools, version, null);
-    }
-
-    /** @param bearerToken when set, /mcp answers 401 to requests without {@code Authorization: Bearer <it>} */
-    public McpHttpServer(String bindAddress, int port, int maxInFlight, TransportSecurityPolicy security,
-                         List<AsyncToolSpecification> tools, String version, String bearerToken) {
+    /** With {@code listener.bearerToken()} set, /mcp answers 401 to requests without {@code Authorization: Bearer <it>}. */
+    public McpHttpServer(ListenerSettings listener, TransportSecurityPolicy security, List<AsyncToolSpecification> tools,
+                         String version) {
+        String bindAddress = listener.bindAddress();
+        int port = listener.port();
+        int maxInFlight = listener.maxInFlightRequests();
+        String bearerToken = listener.bearerToken();
         // Host/Origin are checked by OriginHostFilter (with clean errors), not by the SDK's validator.
         HttpServletStatelessServerTransport transport = HttpServletStatelessServerTransport.builder()
                 .messageEndpoint(PATH)

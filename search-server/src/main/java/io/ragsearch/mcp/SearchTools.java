@@ -13,7 +13,7 @@ import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecif
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
-import io.ragsearch.admin.Metrics;
+import io.ragsearch.metrics.Metrics;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Document;
 import io.ragsearch.search.InvalidRequestException;

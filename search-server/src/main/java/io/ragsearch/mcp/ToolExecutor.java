@@ -1,7 +1,7 @@
 package io.ragsearch.mcp;
 
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.ragsearch.admin.Metrics;
+import io.ragsearch.metrics.Metrics;
 import io.ragsearch.rerank.RerankBusyException;
 import io.ragsearch.search.InvalidRequestException;
 import io.ragsearch.search.NotFoundException;
@@ -32,7 +32,9 @@ public final class ToolExecutor implements AutoCloseable {
     private final Metrics.Counter busy;
     private final Metrics.Histogram queueWait;
 
-    public ToolExecutor(int threads, int queueCapacity, Metrics metrics) {
+    public ToolExecutor(ToolPoolSettings settings, Metrics metrics) {
+        int threads = settings.threads();
+        int queueCapacity = settings.queue();
         AtomicInteger n = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(queueCapacity), r -> {

@@ -1,6 +1,6 @@
 package io.ragsearch.rerank;
 
-import io.ragsearch.admin.Metrics;
+import io.ragsearch.metrics.Metrics;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;

@@ -1,10 +1,8 @@
 package io.ragsearch.search;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
-import io.ragsearch.config.ServerConfig;
-import io.ragsearch.config.ServerConfig.ProjectConfig;
 import io.ragsearch.rerank.Reranker;
-import io.ragsearch.store.StoredProject;
+import io.ragsearch.rerank.RerankerModel;
 import java.util.function.Function;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.index.IndexBuilder;
@@ -13,7 +11,6 @@ import io.ragsearch.index.ProjectIndex;
 import io.ragsearch.index.TokenizerFit;
 import io.ragsearch.embed.TextEmbedder;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -38,7 +35,7 @@ public final class ProjectLoader {
 
     private final Supplier<EmbeddingTokenizer> tokenizer;
     private final Supplier<TextEmbedder> embedder;
-    private final Function<ServerConfig.RerankerRef, Reranker> rerankers;
+    private final Function<RerankerModel, Reranker> rerankers;
 
     /**
      * @param tokenizer the embedding model's tokenizer and name, for judging whether a corpus
@@ -53,72 +50,27 @@ public final class ProjectLoader {
 
     /** @param rerankers builds (or shares) the reranker a project names */
     public ProjectLoader(Supplier<EmbeddingTokenizer> tokenizer, Supplier<TextEmbedder> embedder,
-                         Function<ServerConfig.RerankerRef, Reranker> rerankers) {
+                         Function<RerankerModel, Reranker> rerankers) {
         this.tokenizer = tokenizer;
         this.embedder = embedder;
         this.rerankers = rerankers;
-    }
-
-    /**
-     * A project from the corpus record: its stored embeddings are used as they are (nothing is
-     * re-embedded at startup). Embeddings from another model than this server's are refused.
-     *
-     * @param config the project's settings from the configuration, or null for defaults
-     */
-    public Project loadStored(StoredProject stored, ProjectConfig config) throws IOException {
-        var corpus = stored.corpus();
-        stored.problems().forEach(p -> LOG.warn("project {}: {}", stored.name(), p));
-        Language language = language(config == null ? "auto" : config.languageOrDefault(), corpus);
-        RetrievalMode requested = RetrievalMode.parse(config == null ? "auto" : config.retrievalOrDefault());
-        float[][] vectors = stored.vectors();
-        RetrievalMode mode;
-        String reason;
-        if (vectors == null) {
-            if (requested.usesVectors()) {
-                throw new IOException("project '" + stored.name() + "' asks for " + requested.wireName()
-                        + " retrieval but the database stores no embeddings for it: ingest it with embeddings");
-            }
-            mode = RetrievalMode.LEXICAL;
-            reason = requested == RetrievalMode.AUTO ? "auto: no embeddings stored" : "configured";
-        } else {
-            TextEmbedder e = embedder.get();
-            if (!e.digest().equals(stored.embeddingDigest())) {
-                throw new IOException("project '" + stored.name() + "' stores embeddings of " + stored.embeddingModel() + " ("
-                        + stored.embeddingDigest() + ") but this server embeds queries with " + e.name() + " (" + e.digest()
-                        + "): re-run ingest with this server's model, or configure the stored one");
-            }
-            mode = requested == RetrievalMode.AUTO ? RetrievalMode.HYBRID : requested;
-            reason = requested == RetrievalMode.AUTO ? "auto: embeddings stored by " + stored.embeddingModel() : "configured";
-        }
-        ProjectIndex index = IndexBuilder.build(corpus, language, null, mode.usesVectors() ? vectors : null);
-        Reranker reranker = config == null || config.reranker() == null ? null : rerankers.apply(config.reranker());
-        String description = config != null && !config.descriptionOrDefault().isEmpty() ? config.descriptionOrDefault()
-                : stored.description();
-        LOG.info("project {} from the database: corpus version {}, {} documents, {} articles, retrieval {} ({})", stored.name(),
-                stored.version(), corpus.documents().size(), corpus.articleCount(), mode.wireName(), reason);
-        return new Project(stored.name(), description, corpus, index, mode, reason,
-                RelevanceGate.of(config == null ? null : config.threshold(), mode, reranker != null && reranker.trained()),
-                stored.problems(), reranker);
-    }
-
-    /** The configured analyzer language, or the detected one for "auto". */
-    private static Language language(String configured, io.ragsearch.corpus.Corpus corpus) {
-        String lang = configured.toLowerCase(Locale.ROOT);
-        return lang.equals("auto") ? Language.detect(corpus) : Language.parse(lang);
     }
 
     /** An embedding model's tokenizer with the model's name, for messages. */
     public record EmbeddingTokenizer(String modelName, HuggingFaceTokenizer tokenizer) {
     }
 
-    public Project load(ProjectConfig config) throws IOException {
-        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(config.includeAddendaOrDefault(), config.source().includeOrDefault())
-                .load(config.name(), Path.of(config.source().directory()));
+    /** A directory project: its corpus loaded, its language and retrieval mode chosen, its index built. */
+    public Project load(ProjectSettings config) throws IOException {
+        ProjectSettings.DirectorySource source = config.directory()
+                .orElseThrow(() -> new IllegalArgumentException("project '" + config.name() + "' has no directory"));
+        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(source.includeAddenda(), source.include())
+                .load(config.name(), source.directory());
         loaded.problems().forEach(p -> LOG.warn("project {}: {}", config.name(), p));
         var corpus = loaded.corpus();
-        Language language = language(config.languageOrDefault(), corpus);
+        Language language = config.retrieval().languageFor(corpus);
 
-        RetrievalMode requested = RetrievalMode.parse(config.retrievalOrDefault());
+        RetrievalMode requested = config.retrieval().mode();
         RetrievalMode mode = requested;
         String reason;
         if (requested == RetrievalMode.LEXICAL) {
@@ -143,8 +95,8 @@ public final class ProjectLoader {
                 corpus.documents().size(), corpus.articleCount(), language.name().toLowerCase(Locale.ROOT),
                 mode.wireName(), reason);
         ProjectIndex index = IndexBuilder.build(corpus, language, mode.usesVectors() ? embedder.get() : null, null);
-        Reranker reranker = config.reranker() == null ? null : rerankers.apply(config.reranker());
-        return new Project(config.name(), config.descriptionOrDefault(), corpus, index, mode, reason,
-                RelevanceGate.of(config.threshold(), mode, reranker != null && reranker.trained()), loaded.problems(), reranker);
+        Reranker reranker = config.reranker().map(rerankers).orElse(null);
+        return new Project(config.name(), config.description(), corpus, index, mode, reason,
+                config.retrieval().gate(mode, reranker != null && reranker.trained()), loaded.problems(), reranker);
     }
 }

@@ -1,5 +1,6 @@
 package io.ragsearch.admin;
 
+import io.ragsearch.metrics.Metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +31,7 @@ class AdminServerTest {
         AtomicReference<Optional<String>> database = new AtomicReference<>(Optional.empty());
         health.addReadinessCheck(database::get);
         AtomicReference<Optional<Object>> calibration = new AtomicReference<>(Optional.empty());
-        try (AdminServer admin = new AdminServer("127.0.0.1", 0, health, metrics, () -> Map.of("version", "test"),
+        try (AdminServer admin = new AdminServer(new AdminSettings("127.0.0.1", 0), health, metrics, () -> Map.of("version", "test"),
                 () -> calibration.get())) {
             admin.start();
             int port = admin.port();

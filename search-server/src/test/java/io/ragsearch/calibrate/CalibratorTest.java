@@ -1,5 +1,6 @@
 package io.ragsearch.calibrate;
 
+import io.ragsearch.rerank.RerankerModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -19,8 +20,8 @@ class CalibratorTest {
 
     @Test
     void measuresAPositiveCostPerRunWithEveryContractField() throws Exception {
-        Reranker standIn = new RerankerFactory(TestProjects.REGISTRY, new SessionSettings(1, SessionSettings.Arena.SHRINK), Map.of())
-                .create(new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, 96));
+        Reranker standIn = new RerankerFactory(TestProjects.REGISTRY, new SessionSettings(1, SessionSettings.Arena.SHRINK))
+                .create(RerankerModel.builtin(RerankerFactory.STAND_IN, 96));
         Calibration c = new Calibrator(MemoryProbe.detect(), List.of(1, 2)).calibrate(List.of(standIn), 16);
         assertTrue(List.of("cgroup-v2", "cgroup-v1", "rss").contains(c.method()));
         assertTrue(c.residentBytes() > 50L << 20, "a JVM with a model loaded: " + c.residentBytes());

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,30 +13,6 @@ class ServerConfigTest {
 
     @TempDir
     Path dir;
-
-    @Test
-    void readsYamlResolvesRelativeDirectoriesAndAppliesEnvironment() throws IOException {
-        Files.writeString(dir.resolve("c.yaml"), """
-                server:
-                  mcpPort: 9000
-                  toolThreads: 3
-                projects:
-                  - name: rules
-                    description: Company rules
-                    source: {directory: corpus/rules}
-                    retrieval: lexical
-                    gate: {threshold: 0.6}
-                """);
-        ServerConfig c = ConfigLoader.load(dir.resolve("c.yaml"))
-                .withEnvironment(Map.of("RAGSEARCH_ADMIN_PORT", "9100", "RAGSEARCH_BIND_ADDRESS", "127.0.0.1"));
-        c.validate();
-        assertEquals(9000, c.server().mcpPortOrDefault());
-        assertEquals(9100, c.server().adminPortOrDefault());
-        assertEquals("127.0.0.1", c.server().bindAddressOrDefault());
-        assertEquals(3 + 32, c.server().maxInFlightRequestsOrDefault());
-        assertEquals(dir.resolve("corpus/rules").toString(), c.projects().get(0).source().directory());
-        assertEquals(0.6, c.projects().get(0).threshold());
-    }
 
     @Test
     void unknownFieldsAndMalformedYamlAreErrorsNamingTheProblem() {
@@ -63,7 +37,7 @@ class ServerConfigTest {
                     gate: {threshold: 2}
                   - name: ok
                 """, "t");
-        ConfigException e = assertThrows(ConfigException.class, c::validate);
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigValidator.validate(c));
         for (String expected : new String[] {"must differ", "toolThreads", "Bad Name", "fuzzy", "threshold", "used twice",
                 "projects[2].source.directory"}) {
             assertTrue(e.getMessage().contains(expected), expected + " in " + e.getMessage());
@@ -80,17 +54,17 @@ class ServerConfigTest {
                     source: {directory: x}
                     reranker: {path: bge, maxSeqLen: 4}
                 """, "t");
-        ConfigException e = assertThrows(ConfigException.class, c::validate);
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigValidator.validate(c));
         for (String expected : new String[] {"models.embedding.pooling must be one of [mean, cls] (got max)",
                 "models.embedding.maxSeqLen must be 8..8192 tokens (got 100000)",
                 "models.embedding.output must name a model output",
                 "projects[0].reranker.maxSeqLen must be 8..8192 tokens (got 4)"}) {
             assertTrue(e.getMessage().contains(expected), expected + " in " + e.getMessage());
         }
-        ConfigException both = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+        ConfigException both = assertThrows(ConfigException.class, () -> ConfigValidator.validateModels(ConfigLoader.parse("""
                 models:
                   embedding: {builtin: all-minilm-l6-v2, path: e5, normalize: false}
-                """, "t").validateModels());
+                """, "t")));
         assertTrue(both.getMessage().contains("models.embedding needs exactly one of builtin or path"), both.getMessage());
         ConfigException typo = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
                 models:
@@ -102,7 +76,7 @@ class ServerConfigTest {
     @Test
     void badEnvironmentPortIsAClearError() {
         ConfigException e = assertThrows(ConfigException.class,
-                () -> new ServerConfig(null, null, null, null, null).withEnvironment(Map.of("RAGSEARCH_MCP_PORT", "eighty")));
+                () -> ConfigOverrides.withEnvironment(new ServerConfig(null, null, null, null, null), Map.of("RAGSEARCH_MCP_PORT", "eighty")));
         assertTrue(e.getMessage().contains("RAGSEARCH_MCP_PORT"), e.getMessage());
     }
 }

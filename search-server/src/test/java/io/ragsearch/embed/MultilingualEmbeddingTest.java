@@ -1,5 +1,7 @@
 package io.ragsearch.embed;
 
+import io.ragsearch.server.SettingsResolver;
+import io.ragsearch.config.ConfigValidator;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -170,9 +172,9 @@ class MultilingualEmbeddingTest {
                   - name: rules
                     source: {directory: /tmp}
                 """, "test");
-        config.validate();
-        ServerConfig.ModelRef ref = config.models().embeddingOrDefault();
-        ModelFiles fromConfig = EmbeddingModels.resolve(ref, Map.of("RAGSEARCH_MODEL_DIR", models.toString()));
+        ConfigValidator.validate(config);
+        EmbeddingModel ref = SettingsResolver.embedding(config, Map.of("RAGSEARCH_MODEL_DIR", models.toString()));
+        ModelFiles fromConfig = ref.files();
         assertEquals(files.source(), fromConfig.source());
         EmbeddingSettings s = ref.settings();
         assertEquals(settings("cls", true, 512, "query: ", "passage: ", null), s);
@@ -180,7 +182,8 @@ class MultilingualEmbeddingTest {
             assertArrayEquals(unit(TinyEmbeddingModel.cls(ids("<s>", "▁query", ":", "▁휴가", "</s>"))), e.embedQuery("휴가"), 1e-6f);
             assertNotEquals(ModelFiles.digestOf(files.modelPath()), e.digest());
         }
-        assertEquals(EmbeddingSettings.DEFAULTS, new ServerConfig.ModelRef("all-minilm-l6-v2", null).settings(),
+        assertEquals(EmbeddingSettings.DEFAULTS, SettingsResolver.embedding(new ServerConfig(null,
+                new ServerConfig.Models(new ServerConfig.ModelRef("all-minilm-l6-v2", null)), null, null, null), Map.of()).settings(),
                 "nothing configured: the built-in model's settings");
     }
 

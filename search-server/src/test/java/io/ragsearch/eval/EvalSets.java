@@ -3,7 +3,7 @@ package io.ragsearch.eval;
 import io.ragsearch.config.ServerConfig;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.SearchService;
-import io.ragsearch.server.SearchServerApp;
+import io.ragsearch.server.OfflineProjects;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,7 +28,7 @@ final class EvalSets {
         ServerConfig config = new ServerConfig(null, null, null, null, List.of(new ServerConfig.ProjectConfig(name, "",
                 new ServerConfig.Source(directory.toAbsolutePath().toString()), null, null, null, null)));
         ProjectCatalog catalog = new ProjectCatalog();
-        SearchService search = SearchServerApp.loadOnly(config.withEnvironment(Map.of()), Map.of(), catalog);
+        SearchService search = OfflineProjects.load(config, Map.of(), catalog);
         return new Loaded(catalog, search);
     }
 

@@ -1,5 +1,7 @@
 package io.ragsearch.fuzz;
 
+import java.util.Map;
+import io.ragsearch.server.SettingsResolver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -99,7 +101,8 @@ class UntrustedTextFuzzTest {
     void anyConfigurationIsAcceptedOrAConfigException(@ForAll("configs") String yaml) {
         try {
             ServerConfig config = ConfigLoader.parse(yaml, "fuzz.yaml");
-            config.validate();
+            // Validation and resolution: whatever passes the rules must resolve into settings without another error.
+            SettingsResolver.resolve(config, Map.of());
         } catch (ConfigException e) {
             assertNotNull(e.getMessage());
         }

@@ -1,5 +1,7 @@
 package io.ragsearch.rerank;
 
+import io.ragsearch.server.SettingsResolver;
+import io.ragsearch.config.ConfigValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,8 +27,8 @@ class CrossEncoderTest {
 
     private Reranker load(boolean twoClasses, Integer maxSeqLen, ModelRegistry registry) throws IOException {
         Path modelDir = TinyCrossEncoderModel.write(dir.resolve(twoClasses ? "two" : "one"), twoClasses);
-        return new RerankerFactory(registry, new SessionSettings(1, SessionSettings.Arena.SHRINK), Map.of())
-                .create(new ServerConfig.RerankerRef(null, modelDir.toString(), maxSeqLen));
+        return new RerankerFactory(registry, new SessionSettings(1, SessionSettings.Arena.SHRINK))
+                .create(RerankerModel.directory(modelDir, maxSeqLen));
     }
 
     private static int passageTokens(Reranker r, String query, String passage) {
@@ -87,11 +89,11 @@ class CrossEncoderTest {
                     source: {directory: /tmp}
                     reranker: {path: bge-reranker, maxSeqLen: 10}
                 """, "test");
-        config.validate();
+        ConfigValidator.validate(config);
         try (ModelRegistry registry = new ModelRegistry()) {
             // bge-reranker style: no token_type_ids input, <s> A </s></s> B </s>, one logit.
-            Reranker r = new RerankerFactory(registry, new SessionSettings(1, SessionSettings.Arena.SHRINK),
-                    Map.of("RAGSEARCH_MODEL_DIR", modelDir.getParent().toString())).create(config.projects().get(0).reranker());
+            Reranker r = new RerankerFactory(registry, new SessionSettings(1, SessionSettings.Arena.SHRINK)).create(SettingsResolver.reranker(
+                    config.projects().get(0).reranker(), Map.of("RAGSEARCH_MODEL_DIR", modelDir.getParent().toString())));
             assertEquals(10, r.maxSeqLen());
             PairBatch b = r.encode("근로 시간", List.of("근로자는 연차 유급 휴가를 받는다"));
             List<Long> expected = java.util.stream.Stream.of("<s>", "▁근로", "▁시간", "</s>", "</s>", "▁근로", "자는", "▁연차", "▁유급", "</s>")
@@ -108,8 +110,8 @@ class CrossEncoderTest {
         Path empty = Files.createDirectories(dir.resolve("empty"));
         try (ModelRegistry registry = new ModelRegistry()) {
             IOException e = assertThrows(IOException.class, () -> new RerankerFactory(registry,
-                    new SessionSettings(1, SessionSettings.Arena.SHRINK), Map.of())
-                    .create(new ServerConfig.RerankerRef(null, empty.toString(), null)));
+                    new SessionSettings(1, SessionSettings.Arena.SHRINK))
+                    .create(RerankerModel.directory(empty, null)));
             assertTrue(e.getMessage().contains("has no model.onnx"), e.getMessage());
         }
     }

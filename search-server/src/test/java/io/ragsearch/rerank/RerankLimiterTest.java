@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ragsearch.admin.Metrics;
+import io.ragsearch.metrics.Metrics;
 import io.ragsearch.config.ServerConfig;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.SessionSettings;
@@ -29,8 +29,8 @@ class RerankLimiterTest {
     @BeforeAll
     static void load() throws Exception {
         registry = new ModelRegistry();
-        standIn = new RerankerFactory(registry, new SessionSettings(1, SessionSettings.Arena.SHRINK), Map.of())
-                .create(new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, 128));
+        standIn = new RerankerFactory(registry, new SessionSettings(1, SessionSettings.Arena.SHRINK))
+                .create(RerankerModel.builtin(RerankerFactory.STAND_IN, 128));
     }
 
     @AfterAll

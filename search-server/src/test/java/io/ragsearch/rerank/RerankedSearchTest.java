@@ -1,9 +1,14 @@
 package io.ragsearch.rerank;
 
+import java.util.OptionalDouble;
+import java.util.Optional;
+import io.ragsearch.search.RetrievalMode;
+import io.ragsearch.search.ProjectSettings;
+import io.ragsearch.rerank.RerankerModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ragsearch.admin.Metrics;
+import io.ragsearch.metrics.Metrics;
 import io.ragsearch.config.ServerConfig;
 import io.ragsearch.embed.SessionSettings;
 import io.ragsearch.search.ProjectCatalog;
@@ -25,8 +30,8 @@ class RerankedSearchTest {
     @TempDir
     Path dir;
 
-    private SearchService service(ProjectCatalog catalog, ServerConfig.RerankerRef ref, String name) throws Exception {
-        RerankerFactory factory = new RerankerFactory(TestProjects.REGISTRY, new SessionSettings(1, SessionSettings.Arena.SHRINK), Map.of());
+    private SearchService service(ProjectCatalog catalog, RerankerModel ref, String name) throws Exception {
+        RerankerFactory factory = new RerankerFactory(TestProjects.REGISTRY, new SessionSettings(1, SessionSettings.Arena.SHRINK));
         ProjectLoader loader = new ProjectLoader(TestProjects::tokenizer, TestProjects::embedder, r -> {
             try {
                 return factory.create(r);
@@ -34,8 +39,9 @@ class RerankedSearchTest {
                 throw new IllegalStateException(e);
             }
         });
-        catalog.put(loader.load(new ServerConfig.ProjectConfig(name, "", new ServerConfig.Source(corpus().toString()),
-                null, "lexical", new ServerConfig.Gate(0.5), null, ref)));
+        ProjectSettings plain = ProjectSettings.ofDirectory(name, corpus());
+        catalog.put(loader.load((ref == null ? plain : plain.withReranker(ref)).withRetrieval(
+                new ProjectSettings.Retrieval(Optional.empty(), RetrievalMode.LEXICAL, OptionalDouble.of(0.5)))));
         return new SearchService(catalog, TestProjects::embedder, SearchLimits.DEFAULTS, new RerankLimiter(1, 60_000, new Metrics()));
     }
 
@@ -60,7 +66,7 @@ class RerankedSearchTest {
     void aTrainedCrossEncoderSetsOrderAndRelevance() throws Exception {
         Path model = TinyCrossEncoderModel.write(dir.resolve("model"), false);
         ProjectCatalog catalog = new ProjectCatalog();
-        SearchService search = service(catalog, new ServerConfig.RerankerRef(null, model.toString(), null), "trained");
+        SearchService search = service(catalog, RerankerModel.directory(model, null), "trained");
         SearchResponse r = search.search("trained", "leave", 5);
         // The tiny model scores longer passages higher: Article 2 first, with its probability as relevance.
         assertEquals("Article 2", r.results().get(0).article(), r.results().toString());
@@ -81,7 +87,7 @@ class RerankedSearchTest {
         ProjectCatalog plainCatalog = new ProjectCatalog();
         SearchResponse plain = service(plainCatalog, null, "plain").search("plain", "leave", 5);
         ProjectCatalog standInCatalog = new ProjectCatalog();
-        SearchService withStandIn = service(standInCatalog, new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, 64), "stand-in");
+        SearchService withStandIn = service(standInCatalog, RerankerModel.builtin(RerankerFactory.STAND_IN, 64), "stand-in");
         SearchResponse standIn = withStandIn.search("stand-in", "leave", 5);
         assertEquals(plain.results().stream().map(SearchHit::article).toList(), standIn.results().stream().map(SearchHit::article).toList());
         assertEquals(plain.results().stream().map(SearchHit::score).toList(), standIn.results().stream().map(SearchHit::score).toList());

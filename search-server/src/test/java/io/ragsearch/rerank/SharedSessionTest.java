@@ -25,8 +25,8 @@ class SharedSessionTest {
     @Test
     void parallelScoresOnOneSessionEqualSerialScores() throws Exception {
         try (ModelRegistry registry = new ModelRegistry()) {
-            Reranker standIn = new RerankerFactory(registry, SETTINGS, Map.of())
-                    .create(new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, 64));
+            Reranker standIn = new RerankerFactory(registry, SETTINGS)
+                    .create(RerankerModel.builtin(RerankerFactory.STAND_IN, 64));
             assertFalse(standIn.trained(), "the stand-in never claims to be a trained cross-encoder");
             List<List<String>> inputs = List.of(
                     List.of("Employees receive fifteen days of paid annual leave.", "The cafeteria opens at noon."),
@@ -84,9 +84,9 @@ class SharedSessionTest {
             assertEquals(1, registry.loadCount());
 
             // Two projects naming the same reranker share the session too.
-            RerankerFactory factory = new RerankerFactory(registry, SETTINGS, Map.of());
-            factory.create(new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, 128));
-            factory.create(new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, 256));
+            RerankerFactory factory = new RerankerFactory(registry, SETTINGS);
+            factory.create(RerankerModel.builtin(RerankerFactory.STAND_IN, 128));
+            factory.create(RerankerModel.builtin(RerankerFactory.STAND_IN, 256));
             assertEquals(1, registry.loadCount());
             // Different session settings are a different key.
             registry.load(ModelFiles.builtin(ModelFiles.BUILTIN_MINILM), new SessionSettings(2, SessionSettings.Arena.SHRINK));

@@ -1,10 +1,11 @@
 package io.ragsearch.search;
 
+import java.util.Optional;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ragsearch.admin.ProcessMemory;
+import io.ragsearch.metrics.ProcessMemory;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.corpus.Document;
@@ -38,8 +39,9 @@ class KoreanStatutesTest {
 
         TestProjects.embedder(); // model load is not index build: AUTO needs its tokenizer, so load it first
         long t0 = System.nanoTime();
-        Project project = new ProjectLoader(TestProjects::tokenizer, TestProjects::embedder).load(new ServerConfig.ProjectConfig("ko-statutes", "",
-                new ServerConfig.Source(dir.toString(), List.of("*.md")), null, null, null, null));
+        Project project = new ProjectLoader(TestProjects::tokenizer, TestProjects::embedder).load(new ProjectSettings("ko-statutes", "",
+                Optional.of(new ProjectSettings.DirectorySource(dir, List.of("*.md"), false)), ProjectSettings.Retrieval.DEFAULTS,
+                Optional.empty()));
         double buildMs = (System.nanoTime() - t0) / 1e6;
         assertEquals(Language.KOREAN, project.index().language());
         assertEquals(RetrievalMode.LEXICAL, project.mode());

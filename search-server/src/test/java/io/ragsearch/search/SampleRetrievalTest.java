@@ -24,9 +24,9 @@ class SampleRetrievalTest {
         catalog.put(TestProjects.load("ko", TestProjects.sampleDirectory("ko"), null));
         catalog.put(TestProjects.load("en", TestProjects.sampleDirectory("en"), null));
         // Cosine runs lower than term coverage for the same support: vector-only projects set their own threshold.
-        catalog.put(new ProjectLoader(TestProjects::tokenizer, TestProjects::embedder).load(new io.ragsearch.config.ServerConfig.ProjectConfig(
-                "en-vector", "", new io.ragsearch.config.ServerConfig.Source(TestProjects.sampleDirectory("en").toString()),
-                null, "vector", new io.ragsearch.config.ServerConfig.Gate(0.4), null)));
+        catalog.put(new ProjectLoader(TestProjects::tokenizer, TestProjects::embedder).load(ProjectSettings.ofDirectory(
+                "en-vector", TestProjects.sampleDirectory("en")).withRetrieval(new ProjectSettings.Retrieval(java.util.Optional.empty(),
+                RetrievalMode.VECTOR, java.util.OptionalDouble.of(0.4)))));
         catalog.put(TestProjects.load("en-lexical", TestProjects.sampleDirectory("en"), "lexical"));
         search = new SearchService(catalog, TestProjects.embedder(), SearchLimits.DEFAULTS);
     }

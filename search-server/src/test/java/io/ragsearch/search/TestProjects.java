@@ -48,7 +48,14 @@ public final class TestProjects {
                 null, retrieval, null, null);
     }
 
+    /** The resolved settings of a directory project, as the server gives the loader. */
+    public static ProjectSettings settings(String name, Path dir, String retrieval) {
+        ProjectSettings p = ProjectSettings.ofDirectory(name, dir);
+        return retrieval == null ? p : p.withRetrieval(new ProjectSettings.Retrieval(java.util.Optional.empty(),
+                RetrievalMode.parse(retrieval), java.util.OptionalDouble.empty()));
+    }
+
     public static Project load(String name, Path dir, String retrieval) throws IOException {
-        return new ProjectLoader(TestProjects::tokenizer, TestProjects::embedder).load(config(name, dir, retrieval));
+        return new ProjectLoader(TestProjects::tokenizer, TestProjects::embedder).load(settings(name, dir, retrieval));
     }
 }

@@ -1,5 +1,7 @@
 package io.ragsearch.store;
 
+import io.ragsearch.search.ProjectSettings;
+import io.ragsearch.refresh.StoredProjectLoader;
 import static io.ragsearch.store.TestDatabase.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -81,12 +83,11 @@ class MultilingualIngestTest {
                 }
 
                 // A server whose settings make other passage vectors refuses them; the matching one serves them.
-                ProjectLoader stale = new ProjectLoader(() -> new ProjectLoader.EmbeddingTokenizer(noPrefix.name(), noPrefix.tokenizer()),
-                        () -> noPrefix);
-                IOException refused = assertThrows(IOException.class, () -> stale.loadStored(stored, null));
+                StoredProjectLoader stale = new StoredProjectLoader(() -> noPrefix, r -> null);
+                IOException refused = assertThrows(IOException.class, () -> stale.load(stored, ProjectSettings.defaults(project)));
                 assertTrue(refused.getMessage().contains("re-run ingest"), refused.getMessage());
-                ProjectLoader matching = new ProjectLoader(() -> new ProjectLoader.EmbeddingTokenizer(e5.name(), e5.tokenizer()), () -> e5);
-                assertEquals("hybrid", matching.loadStored(stored, null).mode().wireName());
+                StoredProjectLoader matching = new StoredProjectLoader(() -> e5, r -> null);
+                assertEquals("hybrid", matching.load(stored, ProjectSettings.defaults(project)).mode().wireName());
             }
 
             // Changed settings: every document is re-embedded, though no file changed.

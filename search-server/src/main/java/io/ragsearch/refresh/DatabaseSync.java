@@ -1,7 +1,10 @@
-package io.ragsearch.store;
+package io.ragsearch.refresh;
 
 import io.ragsearch.search.Project;
 import io.ragsearch.search.ProjectCatalog;
+import io.ragsearch.store.CorpusStore;
+import io.ragsearch.store.Migrations;
+import io.ragsearch.store.StoredProject;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,4 +1,4 @@
-package io.ragsearch.admin;
+package io.ragsearch.metrics;
 
 import java.util.ArrayList;
 import java.util.List;

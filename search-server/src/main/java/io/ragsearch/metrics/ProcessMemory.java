@@ -1,4 +1,4 @@
-package io.ragsearch.admin;
+package io.ragsearch.metrics;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
-package io.ragsearch.eval;
+package io.ragsearch.bench;
 
+import io.ragsearch.eval.GateCurve;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,12 +10,12 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /** The gate's trade-off as a PNG (XChart, headless): kept, found in the top 5 and refused against the threshold. */
-public final class GateCurveChart {
+final class GateCurveChart {
 
     private GateCurveChart() {
     }
 
-    public static Path write(GateCurve curve, double chosenThreshold, Path directory) throws IOException {
+    static Path write(GateCurve curve, double chosenThreshold, Path directory) throws IOException {
         Files.createDirectories(directory);
         XYChart chart = new XYChartBuilder().width(800).height(480)
                 .title("Gate trade-off, " + curve.set() + " (default threshold " + chosenThreshold + ")")

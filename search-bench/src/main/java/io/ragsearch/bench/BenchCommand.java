@@ -1,7 +1,6 @@
 package io.ragsearch.bench;
 
 import io.ragsearch.calibrate.Calibration;
-import io.ragsearch.config.ServerConfig;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.embed.ModelRegistry;
@@ -13,6 +12,7 @@ import io.ragsearch.index.RankedArticle;
 import io.ragsearch.rerank.PairBatch;
 import io.ragsearch.rerank.Reranker;
 import io.ragsearch.rerank.RerankerFactory;
+import io.ragsearch.rerank.RerankerModel;
 import io.ragsearch.server.SampleCorpus;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -125,8 +125,8 @@ public final class BenchCommand implements Callable<Integer> {
                 .max(Comparator.comparingDouble(LoadCell::candidatesPerSecond)).orElseThrow();
         RawOnnxRun.Result raw;
         try (ModelRegistry registry = new ModelRegistry()) {
-            Reranker standIn = new RerankerFactory(registry, new SessionSettings(1, SessionSettings.Arena.SHRINK), Map.of())
-                    .create(new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, null));
+            Reranker standIn = new RerankerFactory(registry, new SessionSettings(1, SessionSettings.DEFAULT_ARENA))
+                    .create(RerankerModel.builtin(RerankerFactory.STAND_IN, null));
             raw = RawOnnxRun.run(standIn, candidateBatches(standIn, primary), e2e.rerankPermits(), quick ? 1 : 2);
         }
         double efficiency = e2e.candidatesPerSecond() / raw.candidatesPerSecond();

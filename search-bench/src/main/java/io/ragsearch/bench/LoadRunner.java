@@ -6,7 +6,7 @@ import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTranspor
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import io.ragsearch.admin.ProcessMemory;
+import io.ragsearch.metrics.ProcessMemory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

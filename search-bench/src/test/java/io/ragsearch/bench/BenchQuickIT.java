@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ragsearch.cli.RagSearchCli;
+import io.ragsearch.bench.BenchCli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** `bench --quick` against real server processes: every output is produced and its numbers are sane. */
-class BenchQuickTest {
+class BenchQuickIT {
 
     private static final byte[] PNG_MAGIC = {(byte) 0x89, 'P', 'N', 'G'};
 
@@ -33,7 +33,7 @@ class BenchQuickTest {
         System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         int code;
         try {
-            code = RagSearchCli.commandLine().setErr(new PrintWriter(err, true)).execute("bench", "--quick", "--out", out.toString());
+            code = BenchCli.commandLine().setErr(new PrintWriter(err, true)).execute("bench", "--quick", "--out", out.toString());
         } finally {
             System.setOut(original);
         }

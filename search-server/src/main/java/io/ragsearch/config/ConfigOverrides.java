@@ -1,0 +1,92 @@
+package io.ragsearch.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the command line and the environment change in a configuration file: listener flags,
+ * --db, --project, and RAGSEARCH_BIND_ADDRESS, _MCP_PORT, _ADMIN_PORT, _RERANK_CONCURRENCY,
+ * _DB_URL, _DB_USER, _DB_PASSWORD. A given value replaces the file's; an absent one leaves it.
+ */
+public final class ConfigOverrides {
+
+    private ConfigOverrides() {
+    }
+
+    public static ServerConfig withEnvironment(ServerConfig c, Map<String, String> env) {
+        ServerConfig listener = withListener(c, env.get("RAGSEARCH_BIND_ADDRESS"), intFromEnv(env, "RAGSEARCH_MCP_PORT"),
+                intFromEnv(env, "RAGSEARCH_ADMIN_PORT"));
+        ServerConfig.Rerank r = rerank(c);
+        Integer concurrency = intFromEnv(env, "RAGSEARCH_RERANK_CONCURRENCY");
+        ServerConfig.Rerank rerank = concurrency == null ? c.rerank() : new ServerConfig.Rerank(concurrency, r.queueTimeoutMillis(),
+                r.intraOpThreads(), r.arena(), r.calibrate(), r.calibrationLevels());
+        ServerConfig.DatabaseRef d = database(c);
+        ServerConfig.DatabaseRef database = new ServerConfig.DatabaseRef(pick(env.get("RAGSEARCH_DB_URL"), d.url()),
+                pick(env.get("RAGSEARCH_DB_USER"), d.user()), pick(env.get("RAGSEARCH_DB_PASSWORD"), d.password()), d.pollSeconds());
+        return new ServerConfig(listener.server(), c.models(), rerank, database, c.projects());
+    }
+
+    public static ServerConfig withListener(ServerConfig c, String bind, Integer mcpPort, Integer adminPort) {
+        ServerConfig.Server s = c.server() != null ? c.server()
+                : new ServerConfig.Server(null, null, null, null, null, null, null, null, null);
+        ServerConfig.Server server = new ServerConfig.Server(bind != null ? bind : s.bindAddress(),
+                mcpPort != null ? mcpPort : s.mcpPort(), adminPort != null ? adminPort : s.adminPort(), s.toolThreads(),
+                s.toolQueue(), s.maxInFlightRequests(), s.maxQueryChars(), s.allowedHosts(), s.allowedOrigins());
+        return new ServerConfig(server, c.models(), c.rerank(), c.database(), c.projects());
+    }
+
+    public static ServerConfig withDatabase(ServerConfig c, String url) {
+        if (url == null) {
+            return c;
+        }
+        ServerConfig.DatabaseRef d = database(c);
+        return new ServerConfig(c.server(), c.models(), c.rerank(),
+                new ServerConfig.DatabaseRef(url, d.user(), d.password(), d.pollSeconds()), c.projects());
+    }
+
+    public static ServerConfig withProjects(ServerConfig c, List<ServerConfig.ProjectConfig> more) {
+        List<ServerConfig.ProjectConfig> all = new ArrayList<>(projects(c));
+        all.addAll(more);
+        return new ServerConfig(c.server(), c.models(), c.rerank(), c.database(), all);
+    }
+
+    /** The configured projects; none when the file has no projects section. */
+    public static List<ServerConfig.ProjectConfig> projects(ServerConfig c) {
+        return c.projects() == null ? List.of() : c.projects();
+    }
+
+    /** Whether a database is named (a URL that is not blank). */
+    public static boolean databaseConfigured(ServerConfig c) {
+        return c.database() != null && c.database().url() != null && !c.database().url().isBlank();
+    }
+
+    /** Whether a project's documents come from the database rather than a directory. */
+    public static boolean fromDatabase(ServerConfig.ProjectConfig p) {
+        return p.source() != null && Boolean.TRUE.equals(p.source().database());
+    }
+
+    private static ServerConfig.Rerank rerank(ServerConfig c) {
+        return c.rerank() != null ? c.rerank() : new ServerConfig.Rerank(null, null, null, null, null, null);
+    }
+
+    private static ServerConfig.DatabaseRef database(ServerConfig c) {
+        return c.database() != null ? c.database() : new ServerConfig.DatabaseRef(null, null, null, null);
+    }
+
+    private static String pick(String override, String value) {
+        return override != null && !override.isBlank() ? override : value;
+    }
+
+    private static Integer intFromEnv(Map<String, String> env, String name) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new ConfigException(name + " must be a whole number, got '" + value + "'");
+        }
+    }
+}

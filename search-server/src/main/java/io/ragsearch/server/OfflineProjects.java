@@ -1,0 +1,39 @@
+package io.ragsearch.server;
+
+import io.ragsearch.config.ServerConfig;
+import io.ragsearch.metrics.Metrics;
+import io.ragsearch.search.ProjectCatalog;
+import io.ragsearch.search.SearchService;
+import io.ragsearch.store.CorpusStore;
+import io.ragsearch.store.Database;
+import io.ragsearch.store.DatabaseSettings;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.Map;
+
+/** For the query and eval commands: the server's projects loaded (directory and database), nothing served. */
+public final class OfflineProjects {
+
+    private OfflineProjects() {
+    }
+
+    public static SearchService load(ServerConfig config, Map<String, String> env, ProjectCatalog into) throws IOException {
+        AppSettings settings = SettingsResolver.resolve(config, env);
+        // The models stay open as long as the search: the process ends with the command.
+        ProjectAssembly assembly = new ProjectAssembly(settings, phase -> { });
+        SearchService search = assembly.loadDirectoryProjects(into, new Metrics());
+        if (settings.database().isPresent()) {
+            DatabaseSettings ref = settings.database().get();
+            var builder = assembly.databaseProjects();
+            try (Database db = ref.open()) {
+                CorpusStore store = new CorpusStore(db);
+                for (String name : store.versions().keySet()) {
+                    into.put(builder.build(store.read(name, 0).orElseThrow()));
+                }
+            } catch (SQLException e) {
+                throw new IOException("cannot read the database " + Database.redact(ref.url()) + ": " + e.getMessage(), e);
+            }
+        }
+        return search;
+    }
+}

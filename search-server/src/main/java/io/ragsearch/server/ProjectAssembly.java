@@ -1,0 +1,79 @@
+package io.ragsearch.server;
+
+import io.ragsearch.embed.ModelRegistry;
+import io.ragsearch.metrics.Metrics;
+import io.ragsearch.refresh.DatabaseSync;
+import io.ragsearch.refresh.StoredProjectLoader;
+import io.ragsearch.rerank.RerankLimiter;
+import io.ragsearch.search.Project;
+import io.ragsearch.search.ProjectCatalog;
+import io.ragsearch.search.ProjectLoader;
+import io.ragsearch.search.ProjectSettings;
+import io.ragsearch.search.SearchService;
+import java.io.IOException;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The models and the project loaders both entry points build projects with: the server and the
+ * query/eval commands, which load the same projects but serve nothing.
+ */
+final class ProjectAssembly implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProjectAssembly.class);
+
+    private final AppSettings settings;
+    private final Consumer<String> phase;
+    private final ModelRegistry registry = new ModelRegistry();
+    private final EmbeddingModelHolder embedding;
+    private final RerankerCache rerankers;
+
+    /** @param phase told what is loading, for the startup probe */
+    ProjectAssembly(AppSettings settings, Consumer<String> phase) {
+        this.settings = settings;
+        this.phase = phase;
+        AppSettings.Models m = settings.models();
+        this.embedding = new EmbeddingModelHolder(m.embedding(), m.embeddingSession(), registry, phase);
+        this.rerankers = new RerankerCache(registry, m.rerank().session(), phase);
+    }
+
+    /** Loads every directory project into the catalog, and every configured reranker (calibration measures them all). */
+    SearchService loadDirectoryProjects(ProjectCatalog into, Metrics metrics) throws IOException {
+        settings.projects().forEach(p -> p.reranker().ifPresent(rerankers::get));
+        ProjectLoader loader = new ProjectLoader(embedding::tokenizer, embedding::embedder, rerankers::get);
+        for (ProjectSettings p : settings.projects()) {
+            if (p.directory().isEmpty()) {
+                continue;
+            }
+            phase.accept("indexing project " + p.name());
+            long t0 = System.nanoTime();
+            Project project = loader.load(p);
+            into.put(project);
+            LOG.info("project {} indexed in {} ms", p.name(), (System.nanoTime() - t0) / 1_000_000);
+        }
+        var r = settings.models().rerank();
+        return new SearchService(into, embedding::embedder, settings.serving().limits(),
+                new RerankLimiter(r.concurrency(), r.queueTimeoutMillis(), metrics));
+    }
+
+    /** Builds a database project with the settings a configured project of the same name with source {database: true} gives. */
+    DatabaseSync.ProjectBuilder databaseProjects() {
+        StoredProjectLoader loader = new StoredProjectLoader(embedding::embedder, rerankers::get);
+        return stored -> loader.load(stored, settings.databaseProject(stored.name()).orElse(ProjectSettings.defaults(stored.name())));
+    }
+
+    EmbeddingModelHolder embedding() {
+        return embedding;
+    }
+
+    RerankerCache rerankers() {
+        return rerankers;
+    }
+
+    @Override
+    public void close() {
+        embedding.close();
+        registry.close();
+    }
+}
