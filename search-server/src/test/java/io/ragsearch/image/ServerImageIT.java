@@ -1,5 +1,7 @@
 package io.ragsearch.image;
 
+import static org.awaitility.Awaitility.await;
+
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -31,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * calibrate under its cgroup and answer an MCP search.
  */
 class ServerImageIT {
-    static final Path IMAGE_TAR = Path.of(System.getProperty("image.tar", "target/image.tar"));
+    static final Path IMAGE_TAR = Path.of(required("image.tar"));
     static final String IMAGE = System.getProperty("image.ref");
     static final String CONTAINER = "ragsearch-image-it-" + ProcessHandle.current().pid();
     static final Duration STARTUP = Duration.ofSeconds(180);
@@ -43,7 +45,7 @@ class ServerImageIT {
 
     @BeforeAll
     static void startContainer() throws Exception {
-        podman = new Podman(Path.of("target/image-it"));
+        podman = new Podman(Path.of(required("image.work")));
         podman.ok("load", "--quiet", "-i", IMAGE_TAR.toString());
         mcpPort = freePort();
         adminPort = freePort();
@@ -51,13 +53,12 @@ class ServerImageIT {
         podman.ok("run", "-d", "--name", CONTAINER, "--network", "host", "--read-only", "--tmpfs", "/tmp:rw,size=1g",
                 "--memory", "1500m", "-e", "RAGSEARCH_BIND_ADDRESS=127.0.0.1", IMAGE,
                 "serve", "--mcp-port", Integer.toString(mcpPort), "--admin-port", Integer.toString(adminPort));
-        long deadline = System.nanoTime() + STARTUP.toNanos();
-        while (status("/startupz") != 200) {
-            if (System.nanoTime() > deadline || !podman.ok("inspect", CONTAINER, "--format", "{{.State.Running}}").equals("true")) {
+        await().atMost(STARTUP).pollInterval(Duration.ofMillis(500)).until(() -> {
+            if (!podman.ok("inspect", CONTAINER, "--format", "{{.State.Running}}").equals("true")) {
                 throw new AssertionError("the container did not start:\n" + podman.run("logs", CONTAINER).out());
             }
-            Thread.sleep(500);
-        }
+            return status("/startupz") == 200;
+        });
     }
 
     @AfterAll
@@ -123,5 +124,14 @@ class ServerImageIT {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
+    }
+
+    /** Set by the pom (Failsafe's systemPropertyVariables): the artifacts the build declared, not paths guessed from here. */
+    private static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("system property " + property + " is not set: run this test through mvn -Pimages verify");
+        }
+        return value;
     }
 }

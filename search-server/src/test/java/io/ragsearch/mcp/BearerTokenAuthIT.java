@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** RAGSEARCH_AUTH_TOKEN guards /mcp; the admin port stays open for probes and the operator. */
-class BearerTokenAuthTest {
+class BearerTokenAuthIT {
     private static SearchServerApp app;
 
     @BeforeAll

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Ingest against the real PostgreSQL: round trip, idempotence, updates, removals, bad rows. */
-class IngestTest {
+class IngestIT {
 
     @TempDir
     Path dir;

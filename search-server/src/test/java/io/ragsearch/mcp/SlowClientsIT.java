@@ -1,5 +1,7 @@
 package io.ragsearch.mcp;
 
+import static org.awaitility.Awaitility.await;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,19 +32,23 @@ import org.junit.jupiter.api.Test;
  * at a time must not stop the admin probes, and bodies that trickle in must not hold the /mcp
  * in-flight permits that real searches need.
  */
-class SlowClientsTest {
+class SlowClientsIT {
 
     private static final int SLOW_CONNECTIONS = 40;
+    /** Bytes dripped on every connection before timing starts: each is well into its request. */
+    private static final int DRIPS_BEFORE_MEASURING = 7;
 
     @Test
     void slowRequestLinesOnTheAdminPortDoNotDelayLivez() throws Exception {
         try (SearchServerApp app = TestServers.startSample(TestServers.server("127.0.0.1", null, null, null))) {
             AtomicBoolean running = new AtomicBoolean(true);
             List<Socket> sockets = new ArrayList<>();
-            Thread dripper = dripper(sockets, running, app.adminPort(), new byte[0],
+            AtomicInteger dripped = new AtomicInteger();
+            Thread dripper = dripper(sockets, running, dripped, app.adminPort(), new byte[0],
                     "GET /livez HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
             try {
-                Thread.sleep(1_500); // every slow connection is open and part-way through its request line
+                // Every slow connection is open and part-way through its request line.
+                await().atMost(Duration.ofSeconds(30)).until(() -> dripped.get() >= DRIPS_BEFORE_MEASURING);
                 HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
                 long worst = 0;
                 for (int i = 0; i < 30; i++) {
@@ -50,7 +57,7 @@ class SlowClientsTest {
                             .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
                     assertEquals(200, r.statusCode());
                     worst = Math.max(worst, System.nanoTime() - t0);
-                    Thread.sleep(50);
+                    Thread.sleep(50); // spread the probes over the drip, as a kubelet's would be
                 }
                 System.out.printf(Locale.ROOT, "[slow-admin] %d slow connections: /livez worst %.1f ms%n", SLOW_CONNECTIONS, worst / 1e6);
                 // A kubelet probe times out after 1-3 s; the old listener took > 3 s with two slow clients.
@@ -73,11 +80,12 @@ class SlowClientsTest {
                     + "Accept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n";
             AtomicBoolean running = new AtomicBoolean(true);
             List<Socket> sockets = new ArrayList<>();
-            Thread dripper = dripper(sockets, running, app.mcpPort(), head.getBytes(StandardCharsets.US_ASCII),
+            AtomicInteger dripped = new AtomicInteger();
+            Thread dripper = dripper(sockets, running, dripped, app.mcpPort(), head.getBytes(StandardCharsets.US_ASCII),
                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"                ".getBytes(StandardCharsets.US_ASCII));
             McpSyncClient client = null;
             try {
-                Thread.sleep(1_500);
+                await().atMost(Duration.ofSeconds(30)).until(() -> dripped.get() >= DRIPS_BEFORE_MEASURING);
                 client = TestServers.client(app.mcpPort());
                 for (int i = 0; i < 5; i++) {
                     long t0 = System.nanoTime();
@@ -105,7 +113,8 @@ class SlowClientsTest {
      * Opens the slow connections, sends {@code prefix} to each at once, then {@code drip} one byte
      * per connection every 200 ms (its last byte repeated once it runs out).
      */
-    private static Thread dripper(List<Socket> sockets, AtomicBoolean running, int port, byte[] prefix, byte[] drip)
+    private static Thread dripper(List<Socket> sockets, AtomicBoolean running, AtomicInteger dripped, int port, byte[] prefix,
+                                  byte[] drip)
             throws IOException {
         for (int i = 0; i < SLOW_CONNECTIONS; i++) {
             Socket s = new Socket("127.0.0.1", port);
@@ -127,8 +136,9 @@ class SlowClientsTest {
                     }
                 }
                 at++;
+                dripped.set(at);
                 try {
-                    Thread.sleep(200);
+                    Thread.sleep(200); // the drip rate: a slow client, not a wait
                 } catch (InterruptedException e) {
                     return;
                 }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * settings; the server judges it fit for a Korean corpus (where the built-in MiniLM is not),
  * turns the vector leg on in auto, and serves searches over MCP.
  */
-class MultilingualModelServerTest {
+class MultilingualModelServerIT {
 
     @TempDir
     Path dir;

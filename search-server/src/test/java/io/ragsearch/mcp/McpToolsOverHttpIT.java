@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Every tool through the SDK's own Java client over HTTP, against the real server. */
-class McpToolsOverHttpTest {
+class McpToolsOverHttpIT {
 
     private static SearchServerApp app;
     private static McpSyncClient client;

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * passage prefix included), records an identity that names those settings, rewrites every
  * document when they change, and a server with other settings refuses the stored vectors.
  */
-class MultilingualIngestTest {
+class MultilingualIngestIT {
 
     @TempDir
     Path dir;

@@ -7,7 +7,7 @@ import io.ragsearch.server.SearchServerApp;
 import org.junit.jupiter.api.Test;
 
 /** Bound to all interfaces, the server must answer callers that name it by a cluster address. */
-class AllInterfacesBindTest {
+class AllInterfacesBindIT {
 
     @Test
     void aServiceNameOrPodIpInHostIsServedNot421() throws Exception {

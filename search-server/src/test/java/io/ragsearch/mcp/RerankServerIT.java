@@ -21,7 +21,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The server with the rerank cost stand-in: calibrated before it starts, bounded while it serves. */
-class RerankServerTest {
+class RerankServerIT {
 
     private static SearchServerApp start(int concurrency, int queueTimeoutMillis) throws Exception {
         ServerConfig.RerankerRef standIn = new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, 64);

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The init container's fetch against a real HTTP server on loopback. */
-class ModelFetcherTest {
+class ModelFetcherIT {
     private HttpServer server;
     private final Map<String, byte[]> files = new ConcurrentHashMap<>();
     private final AtomicInteger downloads = new AtomicInteger();

@@ -3,7 +3,7 @@ package io.ragsearch.calibrate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ragsearch.cli.RagSearchCli;
+import io.ragsearch.cli.ServerJar;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
  * case (32 pairs × 256 tokens), then for N = 1, 2, 4 permits fire 4×N concurrent worst-case
  * reranks and compare the process peak with the prediction resident + N × perRun.
  */
-class CalibrationPredictsPeakTest {
+class CalibrationPredictsPeakIT {
 
     /** Achieved on this machine kind: 0.71–0.85 of the prediction (docs/memory.md). */
     static final double TOLERANCE = 0.10;
@@ -30,9 +30,8 @@ class CalibrationPredictsPeakTest {
 
     @Test
     void thePeakUnderNPermitsStaysWithinResidentPlusNTimesPerRun() throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), RagSearchCli.class.getName(),
-                "calibrate", "--reranker", "minilm-pair", "--verify", "1,2,4"));
+        List<String> cmd = new ArrayList<>(ServerJar.command("-Xmx256m"));
+        cmd.addAll(List.of("calibrate", "--reranker", "minilm-pair", "--verify", "1,2,4"));
         Process p = new ProcessBuilder(cmd)
                 .redirectOutput(dir.resolve("out.json").toFile())
                 .redirectError(dir.resolve("err.log").toFile())

@@ -33,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
  * or tool error with a useful message; every answer is checked for stack traces, class names and
  * file-system paths, and /livez must answer after each case. docs/security.md lists the rules.
  */
-class BadInputCatalogueTest {
+class BadInputCatalogueIT {
 
     private static final String TOKEN = "catalogue-token";
     private static final String DB_PASSWORD = "hunter2-db-secret";

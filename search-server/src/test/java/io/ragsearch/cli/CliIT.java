@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class CliTest {
+class CliIT {
 
     private static final Pattern LISTENING = Pattern.compile("ragsearch listening: mcp=http://[^:]+:(\\d+)/mcp admin=http://[^:]+:(\\d+) .*");
 
@@ -119,8 +119,7 @@ class CliTest {
     }
 
     private static List<String> javaCommand(String... args) {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), RagSearchCli.class.getName()));
+        List<String> cmd = ServerJar.command();
         cmd.addAll(List.of(args));
         return cmd;
     }

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-class AdminServerTest {
+class AdminServerIT {
 
     private final HttpClient http = HttpClient.newHttpClient();
 

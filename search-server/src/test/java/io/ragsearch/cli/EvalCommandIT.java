@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 /** {@code ragsearch eval} as a person and CI call it: in process, and through MCP against a real server. */
-class EvalCommandTest {
+class EvalCommandIT {
 
     private static final Path ENGLISH = Path.of(System.getProperty("user.dir")).resolve("../eval/handbook-en.yaml").normalize();
     private static SearchServerApp server;

@@ -1,5 +1,7 @@
 package io.ragsearch.mcp;
 
+import static org.awaitility.Awaitility.await;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * term) while /livez is polled every 50 ms; its latency is measured and asserted with a
  * generous bound. The busy test shows the bounded queue answering "busy, retry" at once.
  */
-class HealthUnderLoadTest {
+class HealthUnderLoadIT {
 
     private static final int CLIENTS = 12;
     private static final long LOAD_MILLIS = 6_000;
@@ -67,7 +69,8 @@ class HealthUnderLoadTest {
             List<Double> millis = new ArrayList<>();
             int samples = 0;
             int saturated = 0;
-            Thread.sleep(1_000); // let every client connect and the pool fill
+            // Every tool thread busy before the probe is timed: that is the load the probe must not feel.
+            await().atMost(Duration.ofSeconds(30)).until(() -> app.executor().running() == 2);
             long end = System.currentTimeMillis() + LOAD_MILLIS;
             while (System.currentTimeMillis() < end) {
                 if (app.executor().running() == 2) {
@@ -78,7 +81,7 @@ class HealthUnderLoadTest {
                 HttpResponse<String> r = http.send(livez, HttpResponse.BodyHandlers.ofString());
                 millis.add((System.nanoTime() - t0) / 1e6);
                 assertEquals(200, r.statusCode());
-                Thread.sleep(50);
+                Thread.sleep(50); // the probe's sampling interval, not a wait for a condition
             }
             running.set(false);
             for (Future<?> f : load) {
