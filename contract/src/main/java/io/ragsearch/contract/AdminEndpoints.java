@@ -1,0 +1,21 @@
+package io.ragsearch.contract;
+
+/** The server's listeners as the operator's probes, Services and calibration reader address them. */
+public final class AdminEndpoints {
+    public static final String MCP_PATH = "/mcp";
+    public static final int DEFAULT_MCP_PORT = 8080;
+    public static final int DEFAULT_ADMIN_PORT = 8081;
+
+    /** 200 while the process can answer at all; never depends on a dependency. */
+    public static final String LIVEZ = "/livez";
+    /** 200 once the start-up sequence (index, calibration, MCP listener) is done. */
+    public static final String STARTUPZ = "/startupz";
+    public static final String READYZ = "/readyz";
+    public static final String INFO = "/info";
+    /** The measurement the operator's budget is computed from (see calibration.Calibration). */
+    public static final String CALIBRATION = "/calibration";
+    public static final String METRICS = "/metrics";
+
+    private AdminEndpoints() {
+    }
+}

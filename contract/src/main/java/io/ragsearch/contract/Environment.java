@@ -1,0 +1,24 @@
+package io.ragsearch.contract;
+
+/** The environment variables the operator sets in a pod and the server reads. */
+public final class Environment {
+    /** Path of the server's configuration file. */
+    public static final String CONFIG = "RAGSEARCH_CONFIG";
+    public static final String BIND_ADDRESS = "RAGSEARCH_BIND_ADDRESS";
+    public static final String MCP_PORT = "RAGSEARCH_MCP_PORT";
+    public static final String ADMIN_PORT = "RAGSEARCH_ADMIN_PORT";
+    /** Permits of the rerank memory bound: the operator's decision, applied by a rolling restart. */
+    public static final String RERANK_CONCURRENCY = "RAGSEARCH_RERANK_CONCURRENCY";
+    public static final String DB_URL = "RAGSEARCH_DB_URL";
+    public static final String DB_USER = "RAGSEARCH_DB_USER";
+    public static final String DB_PASSWORD = "RAGSEARCH_DB_PASSWORD";
+    /** Bearer token the MCP listener requires when set (from a Secret). */
+    public static final String AUTH_TOKEN = "RAGSEARCH_AUTH_TOKEN";
+    /** Directory below which model paths of the configuration resolve (a pod's models volume). */
+    public static final String MODEL_DIR = "RAGSEARCH_MODEL_DIR";
+    /** Forces the memory probe (cgroup or process RSS); for tests and unusual hosts. */
+    public static final String MEMORY_PROBE = "RAGSEARCH_MEMORY_PROBE";
+
+    private Environment() {
+    }
+}

@@ -1,0 +1,37 @@
+package io.ragsearch.contract.settings;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The bounds and names both programs check; compile-time constants where the operator's CRD
+ * annotations need them.
+ */
+public final class Bounds {
+    /** A DNS label's alphabet plus '.' and '_': names become ConfigMap keys, directory names and label values. */
+    public static final String PROJECT_NAME_REGEX = "^[a-z0-9][a-z0-9._-]{0,62}$";
+    public static final Pattern PROJECT_NAME = Pattern.compile(PROJECT_NAME_REGEX);
+    public static final int PROJECT_NAME_MAX_LENGTH = 63;
+
+    /** Encoders (embedding models and cross-encoders) alike: below 8 no question fits, above 8192 no model we know. */
+    public static final int MAX_SEQ_LEN_MIN = 8;
+    public static final int MAX_SEQ_LEN_MAX = 8192;
+
+    public static final List<String> LANGUAGES = List.of("auto", "ko", "en");
+    public static final String LANGUAGE_REGEX = "^(auto|ko|en)$";
+    public static final List<String> RETRIEVAL_MODES = List.of("auto", "lexical", "vector", "hybrid");
+    public static final String RETRIEVAL_REGEX = "^(auto|lexical|vector|hybrid)$";
+    public static final List<String> POOLINGS = List.of("mean", "cls");
+    /** ONNX Runtime's memory mode: arena shrunk after each run (default), kept, or no arena. */
+    public static final List<String> ARENAS = List.of("shrink", "keep", "off");
+
+    public static final double GATE_MIN = 0.0;
+    public static final double GATE_MAX = 1.0;
+
+    /** 0 = any free port (tests and the bench). */
+    public static final int PORT_MIN = 0;
+    public static final int PORT_MAX = 65535;
+
+    private Bounds() {
+    }
+}

@@ -1,0 +1,180 @@
+package io.ragsearch.contract.settings;
+
+import io.ragsearch.contract.AdminEndpoints;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The one rule set for a server configuration. The server checks the file it reads (after
+ * environment overrides), the operator checks the file it writes and its spec's fields with the
+ * single-field rules. Every problem is listed, one line each, led by its field path, so a person
+ * fixes a file in one go.
+ */
+public final class SettingsRules {
+    private SettingsRules() {
+    }
+
+    public static List<String> problems(ServerSettings s) {
+        List<String> problems = new ArrayList<>();
+        ServerSettings.Server server = s.server();
+        if (server != null) {
+            port(problems, "server.mcpPort", server.mcpPort());
+            port(problems, "server.adminPort", server.adminPort());
+            int mcp = Objects.requireNonNullElse(server.mcpPort(), AdminEndpoints.DEFAULT_MCP_PORT);
+            int admin = Objects.requireNonNullElse(server.adminPort(), AdminEndpoints.DEFAULT_ADMIN_PORT);
+            if (mcp != 0 && mcp == admin) {
+                problems.add("server.mcpPort and server.adminPort must differ (both " + mcp + ")");
+            }
+            positive(problems, "server.toolThreads", server.toolThreads());
+            positive(problems, "server.toolQueue", server.toolQueue());
+            positive(problems, "server.maxInFlightRequests", server.maxInFlightRequests());
+            positive(problems, "server.maxQueryChars", server.maxQueryChars());
+        }
+        ServerSettings.Rerank rerank = s.rerank();
+        if (rerank != null) {
+            positive(problems, "rerank.concurrency (RAGSEARCH_RERANK_CONCURRENCY)", rerank.concurrency());
+            positive(problems, "rerank.queueTimeoutMillis", rerank.queueTimeoutMillis());
+            positive(problems, "rerank.intraOpThreads", rerank.intraOpThreads());
+            if (rerank.calibrationLevels() != null) {
+                rerank.calibrationLevels().forEach(k -> positive(problems, "rerank.calibrationLevels", k));
+            }
+            choice(problems, "rerank.arena", rerank.arena(), Bounds.ARENAS);
+        }
+        if (s.models() != null && s.models().embedding() != null) {
+            embedding(problems, "models.embedding", s.models().embedding());
+        }
+        boolean database = s.database() != null && s.database().url() != null && !s.database().url().isBlank();
+        if (s.database() != null) {
+            positive(problems, "database.pollSeconds", s.database().pollSeconds());
+        }
+        List<ServerSettings.Project> projects = s.projects() == null ? List.of() : s.projects();
+        if (projects.isEmpty() && !database) {
+            problems.add("no projects: give at least one under projects (or --project NAME=DIR), or a database");
+        }
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < projects.size(); i++) {
+            project(problems, "projects[" + i + "]", projects.get(i), database, names);
+        }
+        return problems;
+    }
+
+    private static void project(List<String> problems, String where, ServerSettings.Project p, boolean database,
+                                Set<String> names) {
+        if (p == null) {
+            problems.add(where + " is empty");
+            return;
+        }
+        String nameProblem = projectName(where + ".name", p.name());
+        if (nameProblem != null) {
+            problems.add(nameProblem);
+        } else if (!names.add(p.name())) {
+            problems.add(where + ".name '" + p.name() + "' is used twice");
+        }
+        ServerSettings.Source source = p.source();
+        if (source != null && Boolean.TRUE.equals(source.database())) {
+            if (!database) {
+                problems.add(where + ".source.database needs database.url (or RAGSEARCH_DB_URL)");
+            }
+        } else if (source == null || source.directory() == null || source.directory().isBlank()) {
+            problems.add(where + ".source.directory is required (or source.database: true)");
+        }
+        choice(problems, where + ".language", p.language(), Bounds.LANGUAGES);
+        choice(problems, where + ".retrieval", p.retrieval(), Bounds.RETRIEVAL_MODES);
+        ServerSettings.RerankerRef r = p.reranker();
+        if (r != null) {
+            if ((r.builtin() == null) == (r.path() == null)) {
+                problems.add(where + ".reranker needs exactly one of builtin or path");
+            }
+            addIfAny(problems, maxSeqLen(where + ".reranker.maxSeqLen", r.maxSeqLen()));
+        }
+        if (p.gate() != null) {
+            addIfAny(problems, gateThreshold(where + ".gate.threshold", p.gate().threshold()));
+        }
+    }
+
+    /** The embedding model's part: also what `ingest`, which reads nothing else, checks. */
+    public static List<String> embeddingProblems(ServerSettings s) {
+        List<String> problems = new ArrayList<>();
+        if (s.models() != null && s.models().embedding() != null) {
+            embedding(problems, "models.embedding", s.models().embedding());
+        }
+        return problems;
+    }
+
+    private static void embedding(List<String> problems, String where, ServerSettings.ModelRef m) {
+        if ((m.builtin() == null) == (m.path() == null)) {
+            problems.add(where + " needs exactly one of builtin or path");
+        }
+        choice(problems, where + ".pooling", m.pooling(), Bounds.POOLINGS);
+        addIfAny(problems, maxSeqLen(where + ".maxSeqLen", m.maxSeqLen()));
+        if (m.output() != null && m.output().isBlank()) {
+            problems.add(where + ".output must name a model output, e.g. last_hidden_state or sentence_embedding (got a blank name)");
+        }
+    }
+
+    /** Null when the name is good, else the problem. */
+    public static String projectName(String field, String name) {
+        if (name == null || !Bounds.PROJECT_NAME.matcher(name).matches()) {
+            return field + " must be 1 to " + Bounds.PROJECT_NAME_MAX_LENGTH
+                    + " lower-case letters, digits, '.', '_' or '-', starting with a letter or digit (got "
+                    + (name == null ? "nothing" : "'" + cut(name) + "'") + ")";
+        }
+        return null;
+    }
+
+    /** Null when absent or in range, else the problem. */
+    public static String maxSeqLen(String field, Integer value) {
+        if (value != null && (value < Bounds.MAX_SEQ_LEN_MIN || value > Bounds.MAX_SEQ_LEN_MAX)) {
+            return field + " must be " + Bounds.MAX_SEQ_LEN_MIN + ".." + Bounds.MAX_SEQ_LEN_MAX + " tokens (got " + value + ")";
+        }
+        return null;
+    }
+
+    /** Null when absent or in [0, 1], else the problem. */
+    public static String gateThreshold(String field, Double t) {
+        if (t != null && (t.isNaN() || t < Bounds.GATE_MIN || t > Bounds.GATE_MAX)) {
+            return field + " must lie in [" + Bounds.GATE_MIN + ", " + Bounds.GATE_MAX + "] (got " + t + ")";
+        }
+        return null;
+    }
+
+    /** Null when absent or one of the allowed words (any case), else the problem. */
+    public static String choice(String field, String value, List<String> allowed) {
+        if (value != null && !allowed.contains(value.toLowerCase(Locale.ROOT))) {
+            return field + " must be one of " + allowed + " (got '" + cut(value) + "')";
+        }
+        return null;
+    }
+
+    private static void choice(List<String> problems, String field, String value, List<String> allowed) {
+        addIfAny(problems, choice(field, value, allowed));
+    }
+
+    private static void port(List<String> problems, String field, Integer port) {
+        if (port != null && (port < Bounds.PORT_MIN || port > Bounds.PORT_MAX)) {
+            problems.add(field + " must be " + Bounds.PORT_MIN + ".." + Bounds.PORT_MAX + " (0 = any free port), got " + port);
+        }
+    }
+
+    private static void positive(List<String> problems, String field, Integer value) {
+        if (value != null && value < 1) {
+            problems.add(field + " must be at least 1, got " + value);
+        }
+    }
+
+    private static void addIfAny(List<String> problems, String problem) {
+        if (problem != null) {
+            problems.add(problem);
+        }
+    }
+
+    /** Echoed values are cut: a 100 KB name in an error line helps nobody. */
+    private static String cut(String s) {
+        return s.length() <= 120 ? s : s.substring(0, 120) + "…";
+    }
+}

@@ -1,0 +1,73 @@
+package io.ragsearch.contract.calibration;
+
+import io.ragsearch.contract.ContractException;
+import io.ragsearch.contract.Golden;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CalibrationJsonTest {
+
+    @Test
+    void readsTheGoldenCalibration() {
+        Calibration c = CalibrationJson.parse(Golden.text("calibration.json"));
+        assertEquals("cgroup-v2", c.method());
+        assertEquals(1_572_864_000L, c.memoryLimitBytes());
+        assertEquals(662_700_032L, c.residentBytes());
+        assertEquals(333_447_168L, c.perRunBytes());
+        assertEquals(3, c.samples());
+        assertEquals(32, c.batch());
+        assertEquals(256, c.maxSeqLen());
+        assertEquals(1, c.intraOpThreads());
+        assertTrue(c.hasReranker());
+        assertEquals(662_700_032L + 2 * 333_447_168L, c.predictedPeak(2));
+        assertEquals(List.of(1, 2), c.levels().stream().map(Calibration.Level::concurrency).toList());
+        assertEquals(1.84, c.levels().get(0).seconds(), 1e-9);
+        assertEquals("mallopt", c.memorySettings().get("appliedBy"));
+        assertEquals(1, c.rerankers().size());
+        assertNull(c.rerankers().get(0).levels());
+    }
+
+    @Test
+    void writtenFormReadsBackEqual() {
+        Calibration golden = CalibrationJson.parse(Golden.text("calibration.json"));
+        Calibration again = CalibrationJson.parse(CalibrationJson.write(golden));
+        // memorySettings holds numbers as read (exact decimals) on both sides.
+        assertEquals(golden, again);
+    }
+
+    @Test
+    void aServerWithoutRerankerHasNoRunCost() {
+        Calibration c = CalibrationJson.parse("""
+                {"method":"rss","memoryLimitBytes":null,"residentBytes":300000000,"perRunBytes":0,"samples":0,
+                 "batch":0,"maxSeqLen":0,"intraOpThreads":0,"rerankerDigest":null,"measuredAt":"2026-12-03T09:00:00Z",
+                 "futureField":{"ignored":true}}""");
+        assertFalse(c.hasReranker());
+        assertNull(c.memoryLimitBytes());
+    }
+
+    @Test
+    void aMissingOrMistypedSizeIsAnErrorNotZero() {
+        String good = Golden.text("calibration.json");
+        assertMessage(good.replace("\"perRunBytes\": 333447168,\n  \"samples\"", "\"samples\""), "perRunBytes is missing");
+        assertMessage(good.replaceFirst("\"residentBytes\": 662700032", "\"residentBytes\": null"), "residentBytes is missing");
+        assertMessage(good.replaceFirst("\"residentBytes\": 662700032", "\"residentBytes\": 6.5"), "residentBytes must be a whole number");
+        assertMessage(good.replaceFirst("\"residentBytes\": 662700032", "\"residentBytes\": \"662700032\""), "residentBytes must be a whole number");
+        assertMessage(good.replaceFirst("\"batch\": 32", "\"batch\": 99999999999"), "batch is out of range");
+        assertMessage(good.replaceFirst("\"method\": \"cgroup-v2\"", "\"method\": 2"), "method must be a string");
+        assertMessage(good.replace("\"concurrency\": 2,", "\"concurrency\": \"2\","), "levels[1].concurrency must be a whole number");
+        assertMessage("[]", "a calibration is a JSON object");
+        assertMessage("{\"status\":\"not measured\"}", "method is missing");
+    }
+
+    private static void assertMessage(String json, String expected) {
+        ContractException e = assertThrows(ContractException.class, () -> CalibrationJson.parse(json));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+}

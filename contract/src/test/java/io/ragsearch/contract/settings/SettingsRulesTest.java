@@ -1,0 +1,93 @@
+package io.ragsearch.contract.settings;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SettingsRulesTest {
+
+    private static ServerSettings.Project project(String name, String directory) {
+        return new ServerSettings.Project(name, null, new ServerSettings.Source(directory, null, null), null, null,
+                null, null, null);
+    }
+
+    private static ServerSettings withProjects(List<ServerSettings.Project> projects) {
+        return new ServerSettings(null, null, null, null, projects);
+    }
+
+    @Test
+    void aPlainFileHasNoProblems() {
+        assertEquals(List.of(), SettingsRules.problems(withProjects(List.of(project("handbook", "/docs")))));
+    }
+
+    @Test
+    void listsEveryProblemWithItsFieldPath() {
+        ServerSettings s = new ServerSettings(
+                new ServerSettings.Server(null, 8080, 8080, 0, null, null, null, null, null),
+                new ServerSettings.Models(new ServerSettings.ModelRef("all-minilm-l6-v2", "/m", "max", null, 4,
+                        null, null, " ")),
+                new ServerSettings.Rerank(0, null, null, "huge", null, List.of(1, 0)),
+                new ServerSettings.Database(null, null, null, 0),
+                List.of(new ServerSettings.Project("Bad Name", null, new ServerSettings.Source(null, null, true),
+                                "korean", "semantic", new ServerSettings.Gate(1.5), null,
+                                new ServerSettings.RerankerRef(null, null, 9000)),
+                        project("dup", "/a"), project("dup", "/b")));
+        List<String> problems = SettingsRules.problems(s);
+        List<String> expectedStarts = List.of(
+                "server.mcpPort and server.adminPort must differ",
+                "server.toolThreads must be at least 1",
+                "rerank.concurrency (RAGSEARCH_RERANK_CONCURRENCY) must be at least 1",
+                "rerank.calibrationLevels must be at least 1",
+                "rerank.arena must be one of [shrink, keep, off]",
+                "models.embedding needs exactly one of builtin or path",
+                "models.embedding.pooling must be one of [mean, cls]",
+                "models.embedding.maxSeqLen must be 8..8192 tokens",
+                "models.embedding.output must name a model output",
+                "database.pollSeconds must be at least 1",
+                "projects[0].name must be 1 to 63 lower-case letters",
+                "projects[0].source.database needs database.url",
+                "projects[0].language must be one of [auto, ko, en]",
+                "projects[0].retrieval must be one of [auto, lexical, vector, hybrid]",
+                "projects[0].reranker needs exactly one of builtin or path",
+                "projects[0].reranker.maxSeqLen must be 8..8192 tokens (got 9000)",
+                "projects[0].gate.threshold must lie in [0.0, 1.0] (got 1.5)",
+                "projects[2].name 'dup' is used twice");
+        assertEquals(expectedStarts.size(), problems.size(), String.join("\n", problems));
+        for (int i = 0; i < expectedStarts.size(); i++) {
+            assertTrue(problems.get(i).startsWith(expectedStarts.get(i)), problems.get(i));
+        }
+    }
+
+    @Test
+    void nothingToServeIsAProblemUnlessADatabaseIs() {
+        assertEquals(List.of("no projects: give at least one under projects (or --project NAME=DIR), or a database"),
+                SettingsRules.problems(withProjects(null)));
+        assertEquals(List.of(), SettingsRules.problems(new ServerSettings(null, null, null,
+                new ServerSettings.Database("jdbc:postgresql://db/rag", null, null, null), null)));
+    }
+
+    @Test
+    void singleFieldRulesShareTheBounds() {
+        assertNull(SettingsRules.projectName("p", "a".repeat(63)));
+        assertTrue(SettingsRules.projectName("p", "a".repeat(64)).startsWith("p must be 1 to 63"));
+        assertTrue(SettingsRules.projectName("p", "x".repeat(5000)).length() < 300, "a long name is cut in the message");
+        assertNull(SettingsRules.maxSeqLen("m", Bounds.MAX_SEQ_LEN_MIN));
+        assertNull(SettingsRules.maxSeqLen("m", Bounds.MAX_SEQ_LEN_MAX));
+        assertTrue(SettingsRules.maxSeqLen("m", Bounds.MAX_SEQ_LEN_MIN - 1) != null);
+        assertNull(SettingsRules.gateThreshold("g", 0.0));
+        assertTrue(SettingsRules.gateThreshold("g", Double.NaN) != null);
+        assertNull(SettingsRules.choice("l", "KO", Bounds.LANGUAGES));
+        for (String lang : Bounds.LANGUAGES) {
+            assertTrue(lang.matches(Bounds.LANGUAGE_REGEX));
+        }
+        for (String mode : Bounds.RETRIEVAL_MODES) {
+            assertTrue(mode.matches(Bounds.RETRIEVAL_REGEX));
+        }
+        assertTrue("a".repeat(63).matches(Bounds.PROJECT_NAME_REGEX));
+        assertTrue(!"a".repeat(64).matches(Bounds.PROJECT_NAME_REGEX));
+    }
+}
