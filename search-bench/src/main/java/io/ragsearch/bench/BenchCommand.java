@@ -1,6 +1,8 @@
 package io.ragsearch.bench;
 
-import io.ragsearch.calibrate.Calibration;
+import io.ragsearch.contract.budget.RerankBudget;
+import io.ragsearch.contract.calibration.Calibration;
+import io.ragsearch.contract.calibration.CalibrationJson;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.embed.ModelRegistry;
@@ -188,21 +190,20 @@ public final class BenchCommand implements Callable<Integer> {
     private static Calibration calibration(ServerProcess server) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + server.adminPort + "/calibration")).build(), HttpResponse.BodyHandlers.ofString());
-        return JsonMapper.builder().build().readValue(r.body(), Calibration.class);
+        return CalibrationJson.parse(r.body());
     }
 
     /**
-     * The design's safe concurrency for a container of {@code limit} bytes (headroom 10 %) on
-     * this machine's cores. The operator will own the one implementation of this formula; the
-     * bench needs it only to label the "auto" row.
+     * The safe concurrency the operator would set for a container of {@code limit} bytes whose
+     * CPU limit is this machine's cores: the contract's one formula, so the "auto" row is what a
+     * deployment gets (default headroom, the CPU bound from the cores).
      */
     static int safeConcurrency(Calibration c, long limit, int cores) {
-        if (c.perRunBytes() <= 0) {
-            return Math.max(1, cores / Math.max(1, c.intraOpThreads()));
+        if (!c.hasReranker()) {
+            throw new IllegalStateException("the calibration measured no rerank cost: the bench configures a reranker");
         }
-        long byMemory = (long) Math.floor((limit * 0.9 - c.residentBytes()) / c.perRunBytes());
-        long byCpu = Math.max(1, cores / Math.max(1, c.intraOpThreads()));
-        return (int) Math.max(1, Math.min(byMemory, byCpu));
+        return RerankBudget.safe(new RerankBudget.Limits(limit, cores * 1000L, RerankBudget.DEFAULT_HEADROOM_PERCENT),
+                new RerankBudget.Measurement(c.residentBytes(), c.perRunBytes(), c.intraOpThreads())).safe();
     }
 
     private static double idleLivez(ServerProcess server) throws Exception {

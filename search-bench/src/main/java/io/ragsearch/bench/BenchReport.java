@@ -1,6 +1,6 @@
 package io.ragsearch.bench;
 
-import io.ragsearch.calibrate.Calibration;
+import io.ragsearch.contract.calibration.Calibration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.ragsearch.bench;
 
+import io.ragsearch.contract.Environment;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -31,8 +32,8 @@ final class ServerProcess implements AutoCloseable {
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), "io.ragsearch.cli.RagSearchCli", "serve",
                 "--config", config.toString(), "--mcp-port", "0", "--admin-port", "0", "--bind", "127.0.0.1"));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
-        pb.environment().put("RAGSEARCH_RERANK_CONCURRENCY", Integer.toString(rerankConcurrency));
-        pb.environment().put("RAGSEARCH_MEMORY_PROBE", "rss"); // the bench measures the process, so calibration must too
+        pb.environment().put(Environment.RERANK_CONCURRENCY, Integer.toString(rerankConcurrency));
+        pb.environment().put(Environment.MEMORY_PROBE, "rss"); // the bench measures the process, so calibration must too
         Process p = pb.start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         for (String line; (line = out.readLine()) != null; ) {

@@ -1,5 +1,6 @@
 package io.ragsearch.admin;
 
+import io.ragsearch.contract.AdminEndpoints;
 import io.ragsearch.metrics.Metrics;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -59,7 +60,7 @@ public final class AdminServer implements AutoCloseable {
     }
 
     public AdminServer(AdminSettings listener, HealthState health, Metrics metrics,
-                       Supplier<Map<String, Object>> info, Supplier<Optional<Object>> calibration) throws IOException {
+                       Supplier<Map<String, Object>> info, Supplier<Optional<String>> calibrationJson) throws IOException {
         String bindAddress = listener.bindAddress();
         int port = listener.port();
         QueuedThreadPool threads = new QueuedThreadPool(THREADS, 2);
@@ -78,8 +79,8 @@ public final class AdminServer implements AutoCloseable {
         server.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
         server.setErrorHandler(new PlainErrorHandler());
 
-        endpoints.put("/livez", () -> text(200, "ok\n"));
-        endpoints.put("/startupz", () -> {
+        endpoints.put(AdminEndpoints.LIVEZ, () -> text(200, "ok\n"));
+        endpoints.put(AdminEndpoints.STARTUPZ, () -> {
             if (health.started()) {
                 return text(200, "started\n");
             }
@@ -89,14 +90,14 @@ public final class AdminServer implements AutoCloseable {
             health.startupFailure().ifPresent(f -> body.put("failure", f));
             return json(503, body);
         });
-        endpoints.put("/readyz", () -> health.notReadyReason()
+        endpoints.put(AdminEndpoints.READYZ, () -> health.notReadyReason()
                 .map(reason -> json(503, Map.of("status", "not ready", "reason", reason)))
                 .orElseGet(() -> text(200, "ready\n")));
-        endpoints.put("/info", () -> json(200, info.get()));
-        endpoints.put("/calibration", () -> calibration.get()
-                .map(measured -> json(200, measured))
+        endpoints.put(AdminEndpoints.INFO, () -> json(200, info.get()));
+        endpoints.put(AdminEndpoints.CALIBRATION, () -> calibrationJson.get()
+                .map(measured -> new Reply(200, "application/json; charset=utf-8", measured + "\n"))
                 .orElseGet(() -> json(503, Map.of("status", "not measured", "phase", health.startupPhase()))));
-        endpoints.put("/metrics", () -> new Reply(200, "text/plain; version=0.0.4; charset=utf-8", metrics.render()));
+        endpoints.put(AdminEndpoints.METRICS, () -> new Reply(200, "text/plain; version=0.0.4; charset=utf-8", metrics.render()));
         server.setHandler(new Handler.Abstract.NonBlocking() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {

@@ -1,9 +1,11 @@
 package io.ragsearch.admin;
 
+import io.ragsearch.contract.AdminEndpoints;
+
 /** The admin listener's address and port (probes, /info, /calibration, /metrics). */
 public record AdminSettings(String bindAddress, int port) {
 
-    public static final int DEFAULT_PORT = 8081;
+    public static final int DEFAULT_PORT = AdminEndpoints.DEFAULT_ADMIN_PORT;
 
     public AdminSettings {
         if (port < 0 || port > 65535) {

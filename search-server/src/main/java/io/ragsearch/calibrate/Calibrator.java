@@ -1,5 +1,6 @@
 package io.ragsearch.calibrate;
 
+import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.rerank.PairBatch;
 import io.ragsearch.rerank.Reranker;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package io.ragsearch.calibrate;
 
+import io.ragsearch.contract.Environment;
 import io.ragsearch.metrics.ProcessMemory;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -53,7 +54,7 @@ public final class MemoryProbe {
 
     /** Detects the method; RAGSEARCH_MEMORY_PROBE=rss forces process RSS (auto, the default, decides). */
     public static MemoryProbe detect() {
-        String forced = System.getenv("RAGSEARCH_MEMORY_PROBE");
+        String forced = System.getenv(Environment.MEMORY_PROBE);
         if ("rss".equalsIgnoreCase(forced)) {
             return new MemoryProbe(Method.RSS, null, "RAGSEARCH_MEMORY_PROBE=rss");
         }

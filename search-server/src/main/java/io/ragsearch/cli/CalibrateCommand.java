@@ -1,6 +1,6 @@
 package io.ragsearch.cli;
 
-import io.ragsearch.calibrate.Calibration;
+import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.calibrate.Calibrator;
 import io.ragsearch.calibrate.MemoryProbe;
 import io.ragsearch.calibrate.NativeMemorySettings;

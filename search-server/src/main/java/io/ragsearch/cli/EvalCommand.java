@@ -1,5 +1,6 @@
 package io.ragsearch.cli;
 
+import io.ragsearch.contract.Environment;
 import io.ragsearch.eval.Bm25Baseline;
 import io.ragsearch.eval.EvalException;
 import io.ragsearch.eval.EvalReport;
@@ -170,7 +171,7 @@ public class EvalCommand implements Callable<Integer> {
             if (inProcess || baseline || sweep) {
                 throw new EvalException("--url asks a running server; it does not combine with --project, --config, --db, --baseline or --sweep");
             }
-            out.add(new McpBackend(url, System.getenv("RAGSEARCH_AUTH_TOKEN"), Duration.ofSeconds(timeoutSeconds)));
+            out.add(new McpBackend(url, System.getenv(Environment.AUTH_TOKEN), Duration.ofSeconds(timeoutSeconds)));
             return out;
         }
         ProjectCatalog catalog = new ProjectCatalog();

@@ -1,5 +1,6 @@
 package io.ragsearch.cli;
 
+import io.ragsearch.contract.Environment;
 import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.corpus.CorpusLoader;
@@ -61,7 +62,7 @@ final class IngestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String url = db != null ? db : System.getenv("RAGSEARCH_DB_URL");
+        String url = db != null ? db : System.getenv(Environment.DB_URL);
         if (url == null || url.isBlank()) {
             throw new IllegalArgumentException("no database: give --db JDBC_URL or set RAGSEARCH_DB_URL");
         }
@@ -75,8 +76,8 @@ final class IngestCommand implements Callable<Integer> {
         CorpusLoader.LoadedCorpus loaded = new CorpusLoader(includeAddenda, include).load(project, dir);
         loaded.problems().forEach(p -> System.err.println("warning: " + p));
         try (ModelRegistry registry = new ModelRegistry();
-             Database database = new Database(url, user != null ? user : System.getenv("RAGSEARCH_DB_USER"),
-                     System.getenv("RAGSEARCH_DB_PASSWORD"))) {
+             Database database = new Database(url, user != null ? user : System.getenv(Environment.DB_USER),
+                     System.getenv(Environment.DB_PASSWORD))) {
             TextEmbedder embedder = embedder(registry, loaded);
             Ingester.Report r = new Ingester(database).ingest(loaded.corpus(), description, dir.toAbsolutePath().normalize().toString(), embedder);
             System.out.printf(Locale.ROOT, "project %s: %d added, %d updated, %d removed, %d unchanged documents; %d articles written; "

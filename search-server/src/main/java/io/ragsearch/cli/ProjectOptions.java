@@ -1,5 +1,6 @@
 package io.ragsearch.cli;
 
+import io.ragsearch.contract.Environment;
 import io.ragsearch.config.ConfigException;
 import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.config.ConfigOverrides;
@@ -32,8 +33,8 @@ final class ProjectOptions {
     /** The configuration: file (or $RAGSEARCH_CONFIG), plus --project; the sample corpus when neither names a project. */
     ServerConfig resolve(Map<String, String> env) throws IOException {
         Path file = config;
-        if (file == null && env.get("RAGSEARCH_CONFIG") != null && !env.get("RAGSEARCH_CONFIG").isBlank()) {
-            file = Path.of(env.get("RAGSEARCH_CONFIG"));
+        if (file == null && env.get(Environment.CONFIG) != null && !env.get(Environment.CONFIG).isBlank()) {
+            file = Path.of(env.get(Environment.CONFIG));
         }
         ServerConfig base = file == null ? new ServerConfig(null, null, null, null, null) : ConfigLoader.load(file);
         List<ServerConfig.ProjectConfig> extra = new ArrayList<>();

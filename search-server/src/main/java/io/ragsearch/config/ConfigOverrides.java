@@ -1,5 +1,6 @@
 package io.ragsearch.config;
 
+import io.ragsearch.contract.Environment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,15 +16,15 @@ public final class ConfigOverrides {
     }
 
     public static ServerConfig withEnvironment(ServerConfig c, Map<String, String> env) {
-        ServerConfig listener = withListener(c, env.get("RAGSEARCH_BIND_ADDRESS"), intFromEnv(env, "RAGSEARCH_MCP_PORT"),
-                intFromEnv(env, "RAGSEARCH_ADMIN_PORT"));
+        ServerConfig listener = withListener(c, env.get(Environment.BIND_ADDRESS), intFromEnv(env, Environment.MCP_PORT),
+                intFromEnv(env, Environment.ADMIN_PORT));
         ServerConfig.Rerank r = rerank(c);
-        Integer concurrency = intFromEnv(env, "RAGSEARCH_RERANK_CONCURRENCY");
+        Integer concurrency = intFromEnv(env, Environment.RERANK_CONCURRENCY);
         ServerConfig.Rerank rerank = concurrency == null ? c.rerank() : new ServerConfig.Rerank(concurrency, r.queueTimeoutMillis(),
                 r.intraOpThreads(), r.arena(), r.calibrate(), r.calibrationLevels());
         ServerConfig.DatabaseRef d = database(c);
-        ServerConfig.DatabaseRef database = new ServerConfig.DatabaseRef(pick(env.get("RAGSEARCH_DB_URL"), d.url()),
-                pick(env.get("RAGSEARCH_DB_USER"), d.user()), pick(env.get("RAGSEARCH_DB_PASSWORD"), d.password()), d.pollSeconds());
+        ServerConfig.DatabaseRef database = new ServerConfig.DatabaseRef(pick(env.get(Environment.DB_URL), d.url()),
+                pick(env.get(Environment.DB_USER), d.user()), pick(env.get(Environment.DB_PASSWORD), d.password()), d.pollSeconds());
         return new ServerConfig(listener.server(), c.models(), rerank, database, c.projects());
     }
 

@@ -1,5 +1,6 @@
 package io.ragsearch.config;
 
+import io.ragsearch.contract.settings.Bounds;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -14,14 +15,14 @@ import java.util.regex.Pattern;
  */
 public final class ConfigValidator {
 
-    static final Pattern PROJECT_NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
-    /** Below 8 tokens nothing but the specials fits; above 8192 no released encoder has positions (bge-m3 has 8192). */
-    static final int MAX_SEQ_LEN_MIN = 8;
-    static final int MAX_SEQ_LEN_MAX = 8192;
-    static final List<String> LANGUAGES = List.of("auto", "ko", "korean", "en", "english");
-    static final List<String> RETRIEVAL_MODES = List.of("auto", "lexical", "vector", "hybrid");
-    static final List<String> POOLINGS = List.of("mean", "cls");
-    static final List<String> ARENAS = List.of("shrink", "keep", "off");
+    // The bounds and names are the contract's (io.ragsearch.contract.settings.Bounds): the operator checks the same.
+    private static final Pattern PROJECT_NAME = Bounds.PROJECT_NAME;
+    private static final int MAX_SEQ_LEN_MIN = Bounds.MAX_SEQ_LEN_MIN;
+    private static final int MAX_SEQ_LEN_MAX = Bounds.MAX_SEQ_LEN_MAX;
+    private static final List<String> LANGUAGES = Bounds.LANGUAGES;
+    private static final List<String> RETRIEVAL_MODES = Bounds.RETRIEVAL_MODES;
+    private static final List<String> POOLINGS = Bounds.POOLINGS;
+    private static final List<String> ARENAS = Bounds.ARENAS;
 
     private ConfigValidator() {
     }
@@ -63,6 +64,9 @@ public final class ConfigValidator {
             checkChoice(problems, "rerank.arena", r.arena(), ARENAS);
         }
         modelProblems(problems, c);
+        if (c.database() != null) {
+            checkPositive(problems, "database.pollSeconds", c.database().pollSeconds());
+        }
         List<ServerConfig.ProjectConfig> projects = ConfigOverrides.projects(c);
         boolean database = ConfigOverrides.databaseConfigured(c);
         if (projects.isEmpty() && !database) {
@@ -99,7 +103,7 @@ public final class ConfigValidator {
             checkMaxSeqLen(problems, where + ".reranker.maxSeqLen", r.maxSeqLen());
         }
         Double t = p.gate() == null ? null : p.gate().threshold();
-        if (t != null && (t.isNaN() || t < 0 || t > 1)) {
+        if (t != null && (t.isNaN() || t < Bounds.GATE_MIN || t > Bounds.GATE_MAX)) {
             problems.add(where + ".gate.threshold must lie in [0, 1] (got " + t + ")");
         }
     }
@@ -129,7 +133,7 @@ public final class ConfigValidator {
     }
 
     private static void checkPort(List<String> problems, String field, Integer port) {
-        if (port != null && (port < 0 || port > 65535)) {
+        if (port != null && (port < Bounds.PORT_MIN || port > Bounds.PORT_MAX)) {
             problems.add(field + " must be 0..65535 (0 = any free port), got " + port);
         }
     }

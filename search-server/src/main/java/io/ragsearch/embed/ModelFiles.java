@@ -1,5 +1,6 @@
 package io.ragsearch.embed;
 
+import io.ragsearch.contract.BuiltinModels;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -23,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ModelFiles {
 
-    public static final String BUILTIN_MINILM = "all-minilm-l6-v2";
+    public static final String BUILTIN_MINILM = BuiltinModels.EMBEDDING_MINILM;
     /** The external-data file name optimum gives the weights of a model over 2 GB. */
     public static final String EXTERNAL_DATA = "model.onnx_data";
 

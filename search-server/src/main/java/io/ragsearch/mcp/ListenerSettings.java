@@ -1,5 +1,7 @@
 package io.ragsearch.mcp;
 
+import io.ragsearch.contract.AdminEndpoints;
+
 /**
  * The MCP listener: address and port, how many requests may be in flight (past the tool pool and
  * its queue they wait suspended in Jetty, holding no thread), and the bearer token (null: no auth).
@@ -11,7 +13,7 @@ public record ListenerSettings(String bindAddress, int port, int maxInFlightRequ
      * (`--bind 0.0.0.0`); the operator sets 0.0.0.0 in pods explicitly.
      */
     public static final String DEFAULT_BIND = "127.0.0.1";
-    public static final int DEFAULT_PORT = 8080;
+    public static final int DEFAULT_PORT = AdminEndpoints.DEFAULT_MCP_PORT;
 
     public ListenerSettings {
         if (port < 0 || port > 65535 || maxInFlightRequests < 1) {

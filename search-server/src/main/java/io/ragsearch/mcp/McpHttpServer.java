@@ -1,5 +1,6 @@
 package io.ragsearch.mcp;
 
+import io.ragsearch.contract.AdminEndpoints;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpStatelessAsyncServer;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecification;
@@ -31,7 +32,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 public final class McpHttpServer implements AutoCloseable {
 
-    public static final String PATH = "/mcp";
+    public static final String PATH = AdminEndpoints.MCP_PATH;
     static final Duration MAX_SUSPEND = Duration.ofSeconds(15);
     /** Within a pod's 30 s termination grace: in-flight calls (a queued rerank waits up to 10 s) end first. */
     static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);

@@ -1,5 +1,6 @@
 package io.ragsearch.rerank;
 
+import io.ragsearch.contract.BuiltinModels;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.embed.ModelFiles;
 import io.ragsearch.embed.ModelRegistry;
@@ -12,7 +13,7 @@ import java.util.Map;
 /** Builds rerankers from their settings, sharing sessions through the model registry. */
 public final class RerankerFactory {
 
-    public static final String STAND_IN = "minilm-pair";
+    public static final String STAND_IN = BuiltinModels.RERANK_STAND_IN;
     private final ModelRegistry registry;
     private final SessionSettings settings;
 

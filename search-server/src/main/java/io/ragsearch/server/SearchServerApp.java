@@ -2,7 +2,7 @@ package io.ragsearch.server;
 
 import io.ragsearch.admin.AdminServer;
 import io.ragsearch.admin.HealthState;
-import io.ragsearch.calibrate.Calibration;
+import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.calibrate.NativeMemorySettings;
 import io.ragsearch.config.ServerConfig;
 import io.ragsearch.mcp.McpHttpServer;
@@ -74,7 +74,7 @@ public final class SearchServerApp implements AutoCloseable {
         NativeMemorySettings.apply(); // before any model allocates: see the class for why
         ServerInfo info = new ServerInfo(health, new ServerInfo.ModelParts(assembly.embedding(), assembly.rerankers(),
                 settings.models().rerank().concurrency()), catalog, () -> Optional.ofNullable(databaseSync));
-        admin = new AdminServer(s.admin(), health, metrics, info::describe, () -> Optional.ofNullable(calibration));
+        admin = new AdminServer(s.admin(), health, metrics, info::describe, () -> CalibrationEndpoint.render(calibration));
         admin.start();
         ProcessGauges.register(metrics, assembly.embedding());
 

@@ -1,5 +1,6 @@
 package io.ragsearch.server;
 
+import io.ragsearch.contract.Environment;
 import io.ragsearch.admin.AdminSettings;
 import io.ragsearch.calibrate.CalibrationSettings;
 import io.ragsearch.config.ConfigException;
@@ -64,7 +65,7 @@ public final class SettingsResolver {
                 TransportSecurityPolicy.forBind(bind, s.allowedHosts(), s.allowedOrigins()), tools,
                 new AdminSettings(bind, adminPort), limits);
 
-        String modelDir = env.get("RAGSEARCH_MODEL_DIR");
+        String modelDir = env.get(Environment.MODEL_DIR);
         RerankSettings rerank = rerank(config);
         SessionSettings.Arena arena = rerank.session().arena();
         CalibrationSettings calibration = calibration(config);
@@ -78,7 +79,7 @@ public final class SettingsResolver {
     /** Only the embedding model, for commands (ingest) that read nothing else from the file. */
     public static EmbeddingModel embedding(ServerConfig config, Map<String, String> env) {
         ConfigValidator.validateModels(config);
-        return embedding(config, env.get("RAGSEARCH_MODEL_DIR"));
+        return embedding(config, env.get(Environment.MODEL_DIR));
     }
 
     /** Rerank resources only (calibrate reads nothing else from the file). */
@@ -104,7 +105,7 @@ public final class SettingsResolver {
 
     /** A reranker as a project names it; a relative path resolves against RAGSEARCH_MODEL_DIR. */
     public static RerankerModel reranker(ServerConfig.RerankerRef ref, Map<String, String> env) {
-        return reranker(ref, env.get("RAGSEARCH_MODEL_DIR"));
+        return reranker(ref, env.get(Environment.MODEL_DIR));
     }
 
     private static EmbeddingModel embedding(ServerConfig config, String modelDir) {
@@ -160,7 +161,7 @@ public final class SettingsResolver {
      * is a Secret with an empty key, and serving without auth then would be a silent downgrade.
      */
     static String bearerToken(Map<String, String> env) {
-        String token = env.get("RAGSEARCH_AUTH_TOKEN");
+        String token = env.get(Environment.AUTH_TOKEN);
         if (token == null) {
             return null;
         }

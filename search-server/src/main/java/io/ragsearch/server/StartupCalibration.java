@@ -1,6 +1,6 @@
 package io.ragsearch.server;
 
-import io.ragsearch.calibrate.Calibration;
+import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.calibrate.CalibrationSettings;
 import io.ragsearch.calibrate.Calibrator;
 import io.ragsearch.calibrate.MemoryProbe;

@@ -30,7 +30,7 @@ class AdminServerIT {
         metrics.histogram("demo_seconds", "a demo histogram", Metrics.LATENCY_BUCKETS).observe(0.02);
         AtomicReference<Optional<String>> database = new AtomicReference<>(Optional.empty());
         health.addReadinessCheck(database::get);
-        AtomicReference<Optional<Object>> calibration = new AtomicReference<>(Optional.empty());
+        AtomicReference<Optional<String>> calibration = new AtomicReference<>(Optional.empty());
         try (AdminServer admin = new AdminServer(new AdminSettings("127.0.0.1", 0), health, metrics, () -> Map.of("version", "test"),
                 () -> calibration.get())) {
             admin.start();
@@ -46,8 +46,10 @@ class AdminServerIT {
             assertTrue(notReady.body().contains("\"reason\":\"starting: indexing project rules\""), notReady.body());
 
             assertEquals(503, get(port, "/calibration", "GET").statusCode(), "503 until measured");
-            calibration.set(Optional.of(Map.of("method", "rss", "perRunBytes", 5)));
-            assertEquals(200, get(port, "/calibration", "GET").statusCode());
+            calibration.set(Optional.of("{\"method\":\"rss\",\"perRunBytes\":5}"));
+            HttpResponse<String> measured = get(port, "/calibration", "GET");
+            assertEquals(200, measured.statusCode());
+            assertEquals("{\"method\":\"rss\",\"perRunBytes\":5}\n", measured.body(), "served as the server rendered it");
             health.markStarted();
             assertEquals(200, get(port, "/startupz", "GET").statusCode());
             assertEquals(200, get(port, "/readyz", "GET").statusCode());

@@ -1,5 +1,6 @@
 package io.ragsearch.calibrate;
 
+import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.rerank.RerankerModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -40,7 +40,7 @@ class SettingsResolverTest {
                     description: Company rules
                     source: {directory: corpus/rules}
                     retrieval: lexical
-                    language: korean
+                    language: ko
                     gate: {threshold: 0.6}
                     reranker: {path: bge, maxSeqLen: 64}
                 """);
