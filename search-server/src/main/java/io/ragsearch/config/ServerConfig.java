@@ -6,7 +6,7 @@ import java.util.List;
  * The server's configuration file (YAML at RAGSEARCH_CONFIG or --config) as it is written:
  * plain records, every field nullable (absent). Nothing here knows a default or a rule:
  * {@link ConfigValidator} checks the values given, and the composition root
- * ({@code io.ragsearch.server.SettingsResolver}) turns the file into each component's settings,
+ * (SettingsResolver in the server package) turns the file into each component's settings,
  * taking each absent field's default from the component that owns it. Unknown fields are errors
  * ({@link ConfigLoader}), so a typo never silently falls back to a default.
  */
