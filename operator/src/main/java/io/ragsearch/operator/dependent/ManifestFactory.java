@@ -1,5 +1,9 @@
 package io.ragsearch.operator.dependent;
 
+import io.ragsearch.operator.naming.ConfigHash;
+
+import io.ragsearch.operator.naming.Names;
+
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Container;
@@ -42,15 +46,12 @@ import io.ragsearch.operator.model.ModelSource;
 import io.ragsearch.operator.model.Project;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchSpec;
-import io.ragsearch.operator.reconcile.CheckedSpec;
+import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,14 +81,14 @@ public final class ManifestFactory {
                                   AdminAccess admin) {
         String configYaml = ServerConfigYaml.render(spec);
         ConfigMap configMap = new ConfigMapBuilder()
-                .withMetadata(meta(spec, Names.configMap(spec)))
+                .withMetadata(meta(spec, Names.configMap(spec.name())))
                 .addToData(Names.CONFIG_FILE, configYaml)
                 .build();
         PodSpec pod = podSpec(spec, concurrency);
         Map<String, String> podLabels = new LinkedHashMap<>(PodPlacement.extraLabels(spec));
         Map<String, String> podAnnotations = new LinkedHashMap<>(PodPlacement.extraAnnotations(spec));
         // Without server-side apply only a changed hash makes a metadata edit (or a rotated Secret) reach the pods.
-        String hash = hash(Serialization.asJson(pod) + "\n" + configYaml + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest)
+        String hash = ConfigHash.of(Serialization.asJson(pod) + "\n" + configYaml + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest)
                 + "\n" + new TreeMap<>(podLabels) + "\n" + new TreeMap<>(podAnnotations));
         podLabels.putAll(Names.labels(spec.name()));
         podLabels.put(Names.CONFIG_HASH, hash);
@@ -123,7 +124,7 @@ public final class ManifestFactory {
         RagSearchSpec s = spec.spec();
         List<Volume> volumes = new ArrayList<>();
         List<VolumeMount> mounts = new ArrayList<>();
-        volumes.add(new VolumeBuilder().withName("config").withNewConfigMap().withName(Names.configMap(spec)).endConfigMap().build());
+        volumes.add(new VolumeBuilder().withName("config").withNewConfigMap().withName(Names.configMap(spec.name())).endConfigMap().build());
         mounts.add(mount("config", Names.CONFIG_DIR, true, null));
         // Read-only root filesystem: the JVM, ONNX Runtime and the tokenizer native library need a writable /tmp.
         volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity(spec.tmpSize()))
@@ -362,19 +363,9 @@ public final class ManifestFactory {
         return s == null || s.isBlank() ? null : s;
     }
 
-    /** The first 16 hex digits of the text's sha256: short enough for a label value. */
-    public static String hash(String text) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
-    }
-
     /** What a calibration depends on: the same key means the same measurement conditions. */
     public static String calibrationKey(CheckedSpec spec) {
-        return hash(String.join("\n", spec.image(), Long.toString(spec.memoryBytes()), Long.toString(spec.heapBytes()),
+        return ConfigHash.of(String.join("\n", spec.image(), Long.toString(spec.memoryBytes()), Long.toString(spec.heapBytes()),
                 String.valueOf(spec.cpuMillis()),
                 String.valueOf(spec.rerankerSource()), Integer.toString(spec.intraOpThreads())));
     }

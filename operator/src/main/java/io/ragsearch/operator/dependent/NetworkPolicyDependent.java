@@ -1,5 +1,7 @@
 package io.ragsearch.operator.dependent;
 
+import io.ragsearch.operator.naming.Names;
+
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;

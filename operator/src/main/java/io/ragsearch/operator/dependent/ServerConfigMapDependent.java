@@ -1,5 +1,7 @@
 package io.ragsearch.operator.dependent;
 
+import io.ragsearch.operator.naming.Names;
+
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;

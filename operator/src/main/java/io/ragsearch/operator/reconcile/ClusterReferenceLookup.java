@@ -1,5 +1,7 @@
 package io.ragsearch.operator.reconcile;
 
+import io.ragsearch.operator.spec.ReferenceLookup;
+
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 

@@ -1,5 +1,9 @@
 package io.ragsearch.operator.reconcile;
 
+import io.ragsearch.operator.spec.SpecCheck;
+
+import io.ragsearch.operator.spec.CheckedSpec;
+
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -17,7 +21,7 @@ import io.ragsearch.operator.dependent.AdminAccess;
 import io.ragsearch.operator.dependent.DisruptionBudgetDependent;
 import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.dependent.Manifests;
-import io.ragsearch.operator.dependent.Names;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.dependent.NetworkPolicyDependent;
 import io.ragsearch.operator.dependent.OptionalObjectWanted;
 import io.ragsearch.operator.dependent.ServerConfigMapDependent;

@@ -1,5 +1,7 @@
 package io.ragsearch.operator.reconcile;
 
+import io.ragsearch.operator.naming.ConfigHash;
+
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.ragsearch.operator.dependent.ManifestFactory;
@@ -49,6 +51,6 @@ final class ReferencedSecrets {
             }
             all.append(name).append('\0').append(data).append('\0');
         }
-        return ManifestFactory.hash(all.toString());
+        return ConfigHash.of(all.toString());
     }
 }

@@ -1,14 +1,16 @@
 package io.ragsearch.operator.fuzz;
 
+import io.ragsearch.operator.file.RagSearchFileException;
+
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ragsearch.operator.cli.RagSearchFile;
+import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.model.RagSearch;
-import io.ragsearch.operator.reconcile.CheckedSpec;
-import io.ragsearch.operator.reconcile.SpecCheck;
+import io.ragsearch.operator.spec.CheckedSpec;
+import io.ragsearch.operator.spec.SpecCheck;
 import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -49,7 +51,7 @@ class RagSearchFileFuzzTest {
         try {
             resource = RagSearchFile.parse("fuzz.yaml", text);
         } catch (RuntimeException e) {
-            assertTrue(e.getClass().getSimpleName().equals("UsageProblem"), "only a usage problem: " + e);
+            assertTrue(e instanceof RagSearchFileException, "only a file problem: " + e);
             assertFalse(LEAK.matcher(String.valueOf(e.getMessage())).find(), e.getMessage());
             return;
         }
@@ -70,7 +72,7 @@ class RagSearchFileFuzzTest {
         try {
             RagSearchFile.parse("fuzz.yaml", text);
         } catch (RuntimeException e) {
-            assertTrue(e.getClass().getSimpleName().equals("UsageProblem"), "only a usage problem: " + e);
+            assertTrue(e instanceof RagSearchFileException, "only a file problem: " + e);
         }
     }
 }

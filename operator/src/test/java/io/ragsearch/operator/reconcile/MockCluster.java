@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.ragsearch.operator.dependent.Names;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.model.ModelSource;
 import io.ragsearch.operator.model.Models;
 import io.ragsearch.operator.model.Project;

@@ -1,5 +1,11 @@
 package io.ragsearch.operator.reconcile;
 
+import io.ragsearch.operator.spec.SpecCheckTest;
+
+import io.ragsearch.operator.spec.SpecCheck;
+
+import io.ragsearch.operator.spec.CheckedSpec;
+
 import io.ragsearch.operator.model.ModelSource;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;

@@ -1,11 +1,11 @@
-package io.ragsearch.operator.reconcile;
+package io.ragsearch.operator.spec;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.ragsearch.operator.budget.HeapSize;
 import io.ragsearch.operator.budget.Mebibytes;
-import io.ragsearch.operator.budget.RerankBudget;
-import io.ragsearch.operator.dependent.Names;
+import io.ragsearch.contract.budget.RerankBudget;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.model.Auth;
 import io.ragsearch.operator.model.Database;
 import io.ragsearch.operator.model.ModelSource;

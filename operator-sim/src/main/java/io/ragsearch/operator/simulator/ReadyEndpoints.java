@@ -2,7 +2,7 @@ package io.ragsearch.operator.simulator;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.ragsearch.operator.dependent.Names;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.reconcile.RolloutPods;
 
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.ragsearch.operator.reconcile;
 
+import io.ragsearch.operator.simulator.OwnerGarbageCollector;
+
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -126,7 +128,7 @@ class InvalidSpecAndCleanupTest extends MockOperatorTest {
 
         // Deletion is owner references plus Kubernetes' garbage collector (the mock has none: the stand-in runs here).
         client.resource(get(ns, "rules")).delete();
-        io.ragsearch.operator.simulator.OwnerGarbageCollector gc = new io.ragsearch.operator.simulator.OwnerGarbageCollector(client);
+        OwnerGarbageCollector gc = new OwnerGarbageCollector(client);
         await().atMost(WAIT).until(() -> gc.collect() >= 0 && get(ns, "rules") == null
                 && deployment(ns, "rules") == null
                 && client.services().inNamespace(ns).withName("rules").get() == null

@@ -1,6 +1,4 @@
-package io.ragsearch.operator.dependent;
-
-import io.ragsearch.operator.reconcile.CheckedSpec;
+package io.ragsearch.operator.naming;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -34,8 +32,8 @@ public final class Names {
     private Names() {
     }
 
-    public static String configMap(CheckedSpec spec) {
-        return spec.name() + "-config";
+    public static String configMap(String instance) {
+        return instance + "-config";
     }
 
     /**
@@ -49,7 +47,7 @@ public final class Names {
         String trimmed = safe.length() > 40 ? safe.substring(0, 40) : safe;
         trimmed = trimmed.replaceAll("-+$", "");
         String volume = "corpus-" + trimmed;
-        return trimmed.equals(project) ? volume : volume + "-" + ManifestFactory.hash(project).substring(0, 8);
+        return trimmed.equals(project) ? volume : volume + "-" + ConfigHash.of(project).substring(0, 8);
     }
 
     public static String endpoint(String name, String namespace) {

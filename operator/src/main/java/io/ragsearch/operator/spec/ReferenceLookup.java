@@ -1,4 +1,4 @@
-package io.ragsearch.operator.reconcile;
+package io.ragsearch.operator.spec;
 
 import java.util.Optional;
 import java.util.Set;

@@ -1,11 +1,13 @@
 package io.ragsearch.operator.simulator;
 
+import io.ragsearch.operator.naming.ConfigHash;
+
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.ragsearch.operator.dependent.ManifestFactory;
-import io.ragsearch.operator.dependent.Names;
+import io.ragsearch.operator.naming.Names;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -225,7 +227,7 @@ public final class PodSimulator implements AutoCloseable {
         if (annotations != null && annotations.get(Names.CONFIG_HASH) != null) {
             return annotations.get(Names.CONFIG_HASH);
         }
-        return ManifestFactory.hash(Serialization.asJson(d.getSpec().getTemplate()));
+        return ConfigHash.of(Serialization.asJson(d.getSpec().getTemplate()));
     }
 
     private static int resolve(IntOrString v, int replicas, boolean roundUp, int dflt) {

@@ -1,6 +1,7 @@
-package io.ragsearch.operator.cli;
+package io.ragsearch.operator.playground;
 
-import io.ragsearch.operator.playground.Playground;
+import io.ragsearch.operator.file.RagSearchFileException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -11,8 +12,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
-/** The whole loop locally: embedded API server, operator, pod simulator, the file applied on every save. */
-@Command(name = "playground", mixinStandardHelpOptions = true,
+/**
+ * The whole loop locally: embedded API server, operator, pod simulator, the file applied on every
+ * save. The entry point of ragsearch-operator-sim.jar (a development tool, not in the operator's jar).
+ */
+@Command(name = "ragsearch-playground", mixinStandardHelpOptions = true, version = "ragsearch-playground 0.1.0",
         description = "Run an embedded stand-in API server, the operator and the pod simulator; apply the file and re-apply it on save.")
 public final class PlaygroundCommand implements Runnable {
 
@@ -33,6 +37,20 @@ public final class PlaygroundCommand implements Runnable {
     /** Held so the level set on it is not lost to garbage collection. */
     private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
 
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new PlaygroundCommand());
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            // A person reads this: the message, not a stack trace.
+            commandLine.getErr().println("ragsearch-playground: " + ex.getMessage());
+            return ex instanceof UsageProblem || ex instanceof RagSearchFileException ? 2 : 1;
+        });
+        return cli;
+    }
+
     @Override
     public void run() {
         // The live view is the output: libraries' request logs would bury it (warnings still show).
@@ -40,15 +58,15 @@ public final class PlaygroundCommand implements Runnable {
         System.setProperty("org.slf4j.simpleLogger.log.io.ragsearch.operator.simulator", "info");
         MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
         if (!Files.isRegularFile(file)) {
-            throw new OperatorCli.UsageProblem(file + ": no such file");
+            throw new UsageProblem(file + ": no such file");
         }
         if (!Files.isRegularFile(serverJar)) {
-            throw new OperatorCli.UsageProblem("server jar not found: " + serverJar
+            throw new UsageProblem("server jar not found: " + serverJar
                     + " (build it with: mvn -q -B -DskipTests package, or pass --server-jar)");
         }
         docs.forEach((name, dir) -> {
             if (!Files.isDirectory(dir)) {
-                throw new OperatorCli.UsageProblem("--docs " + name + "=" + dir + ": not a directory");
+                throw new UsageProblem("--docs " + name + "=" + dir + ": not a directory");
             }
         });
         try {
@@ -65,6 +83,13 @@ public final class PlaygroundCommand implements Runnable {
             Thread.currentThread().interrupt();
         } catch (java.io.IOException e) {
             throw new IllegalStateException("playground: " + e.getMessage(), e);
+        }
+    }
+
+    /** Bad input from the person at the terminal (exit code 2). */
+    static final class UsageProblem extends RuntimeException {
+        UsageProblem(String message) {
+            super(message);
         }
     }
 }

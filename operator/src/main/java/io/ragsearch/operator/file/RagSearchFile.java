@@ -1,4 +1,4 @@
-package io.ragsearch.operator.cli;
+package io.ragsearch.operator.file;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -55,16 +55,16 @@ public final class RagSearchFile {
         String text;
         try {
             if (Files.size(file) > MAX_FILE_BYTES) {
-                throw new OperatorCli.UsageProblem(file + ": larger than " + (MAX_FILE_BYTES >> 10) + " KiB; not a RagSearch file");
+                throw new RagSearchFileException(file + ": larger than " + (MAX_FILE_BYTES >> 10) + " KiB; not a RagSearch file");
             }
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
         } catch (NoSuchFileException e) {
-            throw new OperatorCli.UsageProblem(file + ": no such file");
+            throw new RagSearchFileException(file + ": no such file");
         } catch (CharacterCodingException e) {
-            throw new OperatorCli.UsageProblem(file + ": not UTF-8 text (save it as UTF-8)");
+            throw new RagSearchFileException(file + ": not UTF-8 text (save it as UTF-8)");
         } catch (IOException e) {
-            throw new OperatorCli.UsageProblem(file + ": cannot be read (" + e.getMessage() + ")");
+            throw new RagSearchFileException(file + ": cannot be read (" + e.getMessage() + ")");
         }
         return parse(file.toString(), text);
     }
@@ -81,43 +81,43 @@ public final class RagSearchFile {
                 }
             }
             if (all.size() > 1) {
-                throw new OperatorCli.UsageProblem(source + ": holds " + all.size()
+                throw new RagSearchFileException(source + ": holds " + all.size()
                         + " YAML documents; give one RagSearch per file");
             }
             node = all.isEmpty() ? null : all.get(0);
-        } catch (OperatorCli.UsageProblem e) {
+        } catch (RagSearchFileException e) {
             throw e;
         } catch (JsonProcessingException e) {
-            throw new OperatorCli.UsageProblem(source + ": not valid YAML: " + withoutClassNames(e.getOriginalMessage())
+            throw new RagSearchFileException(source + ": not valid YAML: " + withoutClassNames(e.getOriginalMessage())
                     + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"));
         } catch (IOException | RuntimeException e) {
             // SnakeYAML's own limits (aliases, nesting, size) surface as its exceptions.
-            throw new OperatorCli.UsageProblem(source + ": not accepted as YAML: " + firstLine(e.getMessage()));
+            throw new RagSearchFileException(source + ": not accepted as YAML: " + firstLine(e.getMessage()));
         }
         if (node == null || !node.isObject()) {
-            throw new OperatorCli.UsageProblem(source + ": expected one RagSearch object, found "
+            throw new RagSearchFileException(source + ": expected one RagSearch object, found "
                     + (node == null ? "nothing" : node.getNodeType().toString().toLowerCase()));
         }
         String kind = node.path("kind").asText("");
         String apiVersion = node.path("apiVersion").asText("");
         if (!"RagSearch".equals(kind) || !RagSearch.API_VERSION.equals(apiVersion)) {
-            throw new OperatorCli.UsageProblem(source + ": expected apiVersion " + RagSearch.API_VERSION
+            throw new RagSearchFileException(source + ": expected apiVersion " + RagSearch.API_VERSION
                     + " and kind RagSearch, found apiVersion '" + apiVersion + "' kind '" + kind + "'");
         }
         try {
             RagSearch r = YAML.treeToValue(node, RagSearch.class);
             if (r.getMetadata() == null || r.getMetadata().getName() == null || r.getMetadata().getName().isBlank()) {
-                throw new OperatorCli.UsageProblem(source + ": metadata.name is required");
+                throw new RagSearchFileException(source + ": metadata.name is required");
             }
             return r;
         } catch (UnrecognizedPropertyException e) {
-            throw new OperatorCli.UsageProblem(source + ": unknown field '" + e.getPropertyName() + "' at "
+            throw new RagSearchFileException(source + ": unknown field '" + e.getPropertyName() + "' at "
                     + path(e) + "; known there: " + e.getKnownPropertyIds());
         } catch (MismatchedInputException e) {
-            throw new OperatorCli.UsageProblem(source + ": " + path(e) + ": expected " + expected(e.getTargetType())
+            throw new RagSearchFileException(source + ": " + path(e) + ": expected " + expected(e.getTargetType())
                     + (e instanceof InvalidFormatException f ? ", got '" + f.getValue() + "'" : ""));
         } catch (JsonProcessingException e) {
-            throw new OperatorCli.UsageProblem(source + ": " + withoutClassNames(e.getOriginalMessage()) + " at " + path(e));
+            throw new RagSearchFileException(source + ": " + withoutClassNames(e.getOriginalMessage()) + " at " + path(e));
         }
     }
 
@@ -130,13 +130,13 @@ public final class RagSearchFile {
                      (com.fasterxml.jackson.dataformat.yaml.YAMLParser) YAML.getFactory().createParser(text)) {
             while (parser.nextToken() != null) {
                 if (parser.isCurrentAlias()) {
-                    throw new OperatorCli.UsageProblem(source + ": YAML aliases (*" + parser.getText()
+                    throw new RagSearchFileException(source + ": YAML aliases (*" + parser.getText()
                             + ", line " + parser.currentLocation().getLineNr() + ") are not supported in a RagSearch file; "
                             + "write the value out");
                 }
             }
         } catch (IOException | RuntimeException e) {
-            if (e instanceof OperatorCli.UsageProblem u) {
+            if (e instanceof RagSearchFileException u) {
                 throw u;
             }
             // Not YAML at all: the full parse below says where and why.

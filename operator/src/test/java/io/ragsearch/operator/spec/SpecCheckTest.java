@@ -1,4 +1,4 @@
-package io.ragsearch.operator.reconcile;
+package io.ragsearch.operator.spec;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.ragsearch.operator.model.Auth;

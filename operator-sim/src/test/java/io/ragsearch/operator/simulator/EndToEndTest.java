@@ -1,15 +1,17 @@
 package io.ragsearch.operator.simulator;
 
+import io.ragsearch.contract.budget.RerankBudget;
+
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.ragsearch.operator.calibration.CalibrationReport;
+import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.operator.calibration.HttpCalibrationClient;
-import io.ragsearch.operator.cli.RagSearchFile;
-import io.ragsearch.operator.dependent.Names;
+import io.ragsearch.operator.file.RagSearchFile;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
 import io.ragsearch.operator.reconcile.Conditions;
@@ -137,13 +139,13 @@ class EndToEndTest {
         }
         // The numbers come from a pod's own /calibration.
         String ip = ReadyEndpoints.of(client, NS, NAME).get(0);
-        CalibrationReport own = new HttpCalibrationClient().fetch(ip, Names.ADMIN_PORT).orElseThrow();
+        Calibration own = new HttpCalibrationClient().fetch(ip, Names.ADMIN_PORT).orElseThrow();
         assertEquals(m.rerankerDigest, own.rerankerDigest());
         // The most conservative of the pods' measurements is kept: it allows no more than this pod's own
         // (and, where both allow the same, costs at least as much), whichever of its two numbers is larger.
-        var limits = new io.ragsearch.operator.budget.RerankBudget.Limits(1500 * MIB, null,
-                io.ragsearch.operator.budget.RerankBudget.DEFAULT_HEADROOM_PERCENT);
-        int ownSafe = io.ragsearch.operator.budget.RerankBudget.safe(limits, new io.ragsearch.operator.budget.RerankBudget.Measurement(
+        var limits = new io.ragsearch.contract.budget.RerankBudget.Limits(1500 * MIB, null,
+                io.ragsearch.contract.budget.RerankBudget.DEFAULT_HEADROOM_PERCENT);
+        int ownSafe = io.ragsearch.contract.budget.RerankBudget.safe(limits, new io.ragsearch.contract.budget.RerankBudget.Measurement(
                 own.residentBytes(), own.perRunBytes(), Math.max(1, own.intraOpThreads()))).safe();
         assertTrue(m.safe < ownSafe || (m.safe == ownSafe && m.residentBytes + m.perRunBytes >= own.residentBytes() + own.perRunBytes()),
                 "the status keeps the most conservative measurement of this key: kept safe " + m.safe + ", this pod's " + ownSafe);

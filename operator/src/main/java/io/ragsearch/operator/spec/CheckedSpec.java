@@ -1,6 +1,6 @@
-package io.ragsearch.operator.reconcile;
+package io.ragsearch.operator.spec;
 
-import io.ragsearch.operator.budget.RerankBudget;
+import io.ragsearch.contract.budget.RerankBudget;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchSpec;
 
