@@ -73,6 +73,13 @@ final class SearchTraffic implements AutoCloseable {
         loop.start();
     }
 
+    /** Waits until {@code more} searches beyond those served so far have been served (a minute at most). */
+    void awaitServed(int more) {
+        int target = served.get() + more;
+        org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+                .until(() -> served.get() >= target);
+    }
+
     static McpSyncClient connect(String ip) {
         McpSyncClient c = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + ip + ":8080").endpoint("/mcp").build())
                 .requestTimeout(Duration.ofSeconds(60)).build();

@@ -31,8 +31,9 @@ class SecretRotationTest extends MockOperatorTest {
         Deployment first = await().atMost(WAIT).until(() -> deployment(ns, "rules"), d -> d != null);
         String before = MockCluster.configHash(first);
 
-        Thread.sleep(2_000); // several reconciles (500 ms while no pod is ready): the same Secret keeps the hash
-        assertEquals(before, MockCluster.configHash(deployment(ns, "rules")));
+        // Several reconciles (500 ms apart while no pod is ready): the same Secret keeps the hash all along.
+        await().during(Duration.ofSeconds(2)).atMost(WAIT)
+                .until(() -> before.equals(MockCluster.configHash(deployment(ns, "rules"))));
 
         client.secrets().inNamespace(ns).resource(token("rotated-token")).update();
         Deployment rolled = await().atMost(WAIT).until(() -> deployment(ns, "rules"),

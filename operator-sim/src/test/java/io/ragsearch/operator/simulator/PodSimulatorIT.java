@@ -23,14 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The simulator's kubelet duties on plain Deployments: a failing liveness probe restarts, a memory limit kills. */
 @EnableKubernetesMockClient(crud = true)
-class PodSimulatorTest {
+class PodSimulatorIT {
     static KubernetesClient client;
     static PodSimulator simulator;
 
     @BeforeAll
     static void start() throws Exception {
-        assertTrue(Files.isRegularFile(EndToEndTest.SERVER_JAR), "build the server first: " + EndToEndTest.SERVER_JAR);
-        simulator = new PodSimulator(client, PodSimulator.Settings.of(EndToEndTest.SERVER_JAR, Files.createTempDirectory("sim-test")));
+        simulator = new PodSimulator(client, PodSimulator.Settings.of(ServerJar.path(), Files.createTempDirectory("sim-test")));
         simulator.start();
     }
 

@@ -48,8 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @EnableKubernetesMockClient(crud = true)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class EndToEndTest {
-    static final Path SERVER_JAR = Path.of("../search-server/target/ragsearch-server.jar");
+class EndToEndIT {
     static final String NS = "e2e";
     static final String NAME = "handbook";
     static final long MIB = 1024L * 1024;
@@ -63,10 +62,9 @@ class EndToEndTest {
 
     @BeforeAll
     static void start() throws Exception {
-        assertTrue(Files.isRegularFile(SERVER_JAR), "build the server first (mvn verify builds it before these tests): " + SERVER_JAR);
         MockCluster.quietMockServer();
         MockCluster.installCrd(client);
-        simulator = new PodSimulator(client, PodSimulator.Settings.of(SERVER_JAR, Files.createTempDirectory("ragsearch-e2e")));
+        simulator = new PodSimulator(client, PodSimulator.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-e2e")));
         simulator.start();
         operator = new OperatorRuntime(client, new HttpCalibrationClient(),
                 new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), Names.ADMIN_PORT), Set.of());
@@ -119,10 +117,10 @@ class EndToEndTest {
         client.resource(r).create();
 
         RagSearch calibrated = await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200))
-                .until(EndToEndTest::get, x -> x.getStatus() != null && Conditions.isTrue(x.getStatus().conditions, Conditions.CALIBRATED));
+                .until(EndToEndIT::get, x -> x.getStatus() != null && Conditions.isTrue(x.getStatus().conditions, Conditions.CALIBRATED));
         note("apply → Calibrated: %.1f s", seconds());
         RagSearch ready = await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200))
-                .until(EndToEndTest::get, x -> Conditions.isTrue(x.getStatus().conditions, Conditions.READY)
+                .until(EndToEndIT::get, x -> Conditions.isTrue(x.getStatus().conditions, Conditions.READY)
                         && x.getStatus().rerank.effective.equals(x.getStatus().rerank.safe)
                         && currentPodsOnly());
         note("apply → Ready with the measured concurrency on every pod: %.1f s", seconds());
@@ -166,14 +164,14 @@ class EndToEndTest {
         int effectiveBefore = before.getStatus().rerank.effective;
         String hashBefore = configHash(deployment());
         traffic.keepSearching("handbook-en", "expense report deadline");
-        Thread.sleep(2000);
+        traffic.awaitServed(5);
 
         long start = System.nanoTime();
         RagSearch edit = get();
         edit.getSpec().resources.memory = "1000Mi";
         client.resource(edit).update();
 
-        RagSearch retuned = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(EndToEndTest::get,
+        RagSearch retuned = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(EndToEndIT::get,
                 x -> x.getStatus().rerank.memoryLimitBytes == 1000 * MIB);
         double tRetune = since(start);
         assertEquals(RerankStatus.BASIS_PREVIOUS, retuned.getStatus().rerank.basis, "recomputed before any new pod measured");
@@ -181,7 +179,7 @@ class EndToEndTest {
         note("limit 1500 → 1000 Mi: recomputed from the previous measurement after %.2f s: concurrency %d → %d",
                 tRetune, effectiveBefore, retuned.getStatus().rerank.effective);
 
-        RagSearch confirmed = await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200)).until(EndToEndTest::get,
+        RagSearch confirmed = await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200)).until(EndToEndIT::get,
                 x -> RerankStatus.BASIS_MEASURED.equals(x.getStatus().rerank.basis)
                         && x.getStatus().rerank.calibrationKey.equals(retuned.getStatus().rerank.calibrationKey));
         note("new pod's own measurement after %.1f s: resident %d MiB, per run %d MiB, under %s → concurrency %d",
@@ -191,7 +189,7 @@ class EndToEndTest {
         await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200)).until(() ->
                 Conditions.isTrue(get().getStatus().conditions, Conditions.READY) && currentPodsOnly());
         note("roll finished (only pods of the final template left) after %.1f s", since(start));
-        Thread.sleep(2000);
+        traffic.awaitServed(5);
         traffic.stopSearching();
         note("searches during the roll: %d served, %d failed %s", traffic.served.get(), traffic.failed.get(),
                 traffic.failures.isEmpty() ? "" : traffic.failures.subList(0, Math.min(3, traffic.failures.size())));
@@ -206,7 +204,7 @@ class EndToEndTest {
         RagSearch edit = get();
         edit.getSpec().resources.memory = "400Mi";
         client.resource(edit).update();
-        RagSearch insufficient = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(EndToEndTest::get,
+        RagSearch insufficient = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(EndToEndIT::get,
                 x -> Conditions.isTrue(x.getStatus().conditions, Conditions.MEMORY_INSUFFICIENT));
         String message = Conditions.find(insufficient.getStatus().conditions, Conditions.MEMORY_INSUFFICIENT).orElseThrow().getMessage();
         note("limit → 400 Mi: MemoryInsufficient after %.2f s: %s", since(start), message);
@@ -219,7 +217,7 @@ class EndToEndTest {
         McpSchema.CallToolResult during = traffic.search("handbook-en", "password rules");
         assertFalse(Boolean.TRUE.equals(during.isError()));
         String key = insufficient.getStatus().rerank.calibrationKey;
-        RagSearch own = await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(EndToEndTest::get,
+        RagSearch own = await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(EndToEndIT::get,
                 x -> RerankStatus.BASIS_MEASURED.equals(x.getStatus().rerank.basis) && key.equals(x.getStatus().rerank.calibrationKey)
                         && currentPodsOnly());
         RerankStatus m = own.getStatus().rerank;

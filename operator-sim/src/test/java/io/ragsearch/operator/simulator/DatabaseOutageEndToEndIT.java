@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and the RagSearch status shows the outage and its end.
  */
 @EnableKubernetesMockClient(crud = true)
-class DatabaseOutageEndToEndTest {
+class DatabaseOutageEndToEndIT {
     static final String NS = "outage";
     static final String NAME = "rules";
     static final String DATABASE = "ragsearch_outage";
@@ -63,7 +63,6 @@ class DatabaseOutageEndToEndTest {
             assertNotNull(adminUrl, "RAGSEARCH_TEST_DB_URL missing under CI: run the tests through scripts/test-all.sh");
         }
         Assumptions.assumeTrue(adminUrl != null, "no test PostgreSQL (run through scripts/test-all.sh)");
-        assertTrue(Files.isRegularFile(EndToEndTest.SERVER_JAR), "build the server first: " + EndToEndTest.SERVER_JAR);
         // A database of its own: the server module's tests serve every project of the shared one.
         outageUrl = adminUrl.substring(0, adminUrl.lastIndexOf('/') + 1) + DATABASE;
         sql("DROP DATABASE IF EXISTS " + DATABASE);
@@ -72,7 +71,7 @@ class DatabaseOutageEndToEndTest {
 
         MockCluster.quietMockServer();
         MockCluster.installCrd(client);
-        simulator = new PodSimulator(client, PodSimulator.Settings.of(EndToEndTest.SERVER_JAR,
+        simulator = new PodSimulator(client, PodSimulator.Settings.of(ServerJar.path(),
                 Files.createTempDirectory("ragsearch-outage")));
         simulator.start();
         // Settled reconciles every 3 s here (5 min by default), so the outage's start shows within the test.
@@ -124,7 +123,7 @@ class DatabaseOutageEndToEndTest {
                 ReadyEndpoints.of(client, NS, NAME).size() == 2 && condition(Conditions.DATABASE_REACHABLE).map(c -> c.getStatus().equals("True")).orElse(false));
 
         traffic.keepSearching("handbook", "how many days of annual leave");
-        Thread.sleep(2_000);
+        traffic.awaitServed(5);
         pgCtl("stop");
         long stoppedAt = System.nanoTime();
         int fewestEndpoints = Integer.MAX_VALUE;
@@ -134,7 +133,7 @@ class DatabaseOutageEndToEndTest {
             if (outageShownAfter < 0 && condition(Conditions.DATABASE_REACHABLE).map(c -> c.getStatus().equals("False")).orElse(false)) {
                 outageShownAfter = (System.nanoTime() - stoppedAt) / 1e9;
             }
-            Thread.sleep(200);
+            Thread.sleep(200); // a sampling interval over the fixed outage, not a wait for something
         }
         int servedDuringOutage = traffic.served.get();
         pgCtl("start");
@@ -142,7 +141,7 @@ class DatabaseOutageEndToEndTest {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> condition(Conditions.DATABASE_REACHABLE).map(c -> c.getStatus().equals("True")).orElse(false));
         double endShownAfter = (System.nanoTime() - startedAt) / 1e9;
-        Thread.sleep(1_000);
+        traffic.awaitServed(5);
         traffic.stopSearching();
 
         System.out.printf(Locale.ROOT, "E2E-DB: outage %d s; searches served %d (%d by its end), failed %d; fewest ready endpoints %d;"
@@ -164,7 +163,7 @@ class DatabaseOutageEndToEndTest {
 
     private static void ingest() throws Exception {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                EndToEndTest.SERVER_JAR.toString(), "ingest", "--db", outageUrl, "--user", System.getenv("RAGSEARCH_TEST_DB_USER"),
+                ServerJar.path().toString(), "ingest", "--db", outageUrl, "--user", System.getenv("RAGSEARCH_TEST_DB_USER"),
                 "--project", "handbook", "../examples/corpus/en").redirectErrorStream(true);
         pb.environment().put("RAGSEARCH_DB_PASSWORD", "unused");
         Process p = pb.start();

@@ -1,5 +1,7 @@
 package io.ragsearch.operator.playground;
 
+import io.ragsearch.operator.simulator.ServerJar;
+
 import io.ragsearch.operator.model.RagSearch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,8 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The playground's own mechanics (banner, apply, live view, re-apply on save, a broken save
  * changing nothing, clean stop) with zero replicas; the pods themselves are the end-to-end test's.
  */
-class PlaygroundTest {
-    static final Path SERVER_JAR = Path.of("../search-server/target/ragsearch-server.jar");
+class PlaygroundIT {
 
     @Test
     void appliesShowsReappliesOnSaveIgnoresABrokenSaveAndStopsCleanly(@TempDir Path dir) throws Exception {
@@ -32,7 +33,7 @@ class PlaygroundTest {
         Files.writeString(file, yaml);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        Playground playground = new Playground(new Playground.Options(file, SERVER_JAR,
+        Playground playground = new Playground(new Playground.Options(file, ServerJar.path(),
                 Map.of("handbook-docs", Path.of("../examples/corpus/en")), dir.resolve("work"), Duration.ofMillis(200)), out);
         try {
             playground.start();
