@@ -1,5 +1,6 @@
 package io.ragsearch.operator.simulator;
 
+import io.ragsearch.contract.Environment;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -128,8 +129,8 @@ final class ContainerLauncher {
                 });
             }
         }
-        if ("0.0.0.0".equals(env.get("RAGSEARCH_BIND_ADDRESS")) || !env.containsKey("RAGSEARCH_BIND_ADDRESS")) {
-            env.put("RAGSEARCH_BIND_ADDRESS", podIp);
+        if ("0.0.0.0".equals(env.get(Environment.BIND_ADDRESS)) || !env.containsKey(Environment.BIND_ADDRESS)) {
+            env.put(Environment.BIND_ADDRESS, podIp);
         }
         return env;
     }

@@ -1,5 +1,6 @@
 package io.ragsearch.operator.calibration;
 
+import io.ragsearch.contract.AdminEndpoints;
 import io.ragsearch.contract.ContractException;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.contract.calibration.CalibrationJson;
@@ -22,7 +23,7 @@ public final class HttpCalibrationClient implements CalibrationClient {
 
     @Override
     public Optional<DatabaseState> database(String podIp, int adminPort) throws IOException {
-        HttpRequest request = get(podIp, adminPort, "/info");
+        HttpRequest request = get(podIp, adminPort, AdminEndpoints.INFO);
         HttpResponse<String> response = send(request);
         if (response.statusCode() != 200) {
             throw new IOException(request.uri() + " answered " + response.statusCode());
@@ -56,7 +57,7 @@ public final class HttpCalibrationClient implements CalibrationClient {
 
     @Override
     public Optional<Calibration> fetch(String podIp, int adminPort) throws IOException {
-        HttpRequest request = get(podIp, adminPort, "/calibration");
+        HttpRequest request = get(podIp, adminPort, AdminEndpoints.CALIBRATION);
         HttpResponse<String> response = send(request);
         if (response.statusCode() == 503) {
             return Optional.empty();

@@ -1,5 +1,7 @@
 package io.ragsearch.operator.dependent;
 
+import io.ragsearch.contract.Environment;
+import io.ragsearch.contract.AdminEndpoints;
 import io.ragsearch.operator.naming.ConfigHash;
 
 import io.ragsearch.operator.naming.Names;
@@ -180,11 +182,11 @@ public final class ManifestFactory {
                 .withLifecycle(PodPlacement.lifecycle(spec))
                 // Model load, index build and calibration take their time: the startup probe
                 // covers it, so liveness never has to wait for a slow start.
-                .withStartupProbe(probe("/startupz", STARTUP_PERIOD_SECONDS, 3,
+                .withStartupProbe(probe(AdminEndpoints.STARTUPZ, STARTUP_PERIOD_SECONDS, 3,
                         Math.max(1, (spec.startupTimeoutSeconds() + STARTUP_PERIOD_SECONDS - 1) / STARTUP_PERIOD_SECONDS)))
                 // The admin listener never waits for tool work, so a busy pod still answers /livez.
-                .withLivenessProbe(probe("/livez", 10, 5, 3))
-                .withReadinessProbe(probe("/readyz", 5, 3, 2))
+                .withLivenessProbe(probe(AdminEndpoints.LIVEZ, 10, 5, 3))
+                .withReadinessProbe(probe(AdminEndpoints.READYZ, 5, 3, 2))
                 .withSecurityContext(containerSecurity())
                 .withVolumeMounts(mounts)
                 .build();
@@ -211,23 +213,23 @@ public final class ManifestFactory {
 
     private static List<EnvVar> env(CheckedSpec spec, int concurrency, boolean modelDir) {
         List<EnvVar> env = new ArrayList<>();
-        env.add(plain("RAGSEARCH_CONFIG", Names.CONFIG_DIR + "/" + Names.CONFIG_FILE));
-        env.add(plain("RAGSEARCH_RERANK_CONCURRENCY", Integer.toString(concurrency)));
-        env.add(plain("RAGSEARCH_BIND_ADDRESS", "0.0.0.0"));
-        env.add(plain("RAGSEARCH_MCP_PORT", Integer.toString(Names.MCP_PORT)));
-        env.add(plain("RAGSEARCH_ADMIN_PORT", Integer.toString(Names.ADMIN_PORT)));
+        env.add(plain(Environment.CONFIG, Names.CONFIG_DIR + "/" + Names.CONFIG_FILE));
+        env.add(plain(Environment.RERANK_CONCURRENCY, Integer.toString(concurrency)));
+        env.add(plain(Environment.BIND_ADDRESS, "0.0.0.0"));
+        env.add(plain(Environment.MCP_PORT, Integer.toString(Names.MCP_PORT)));
+        env.add(plain(Environment.ADMIN_PORT, Integer.toString(Names.ADMIN_PORT)));
         if (modelDir) {
-            env.add(plain("RAGSEARCH_MODEL_DIR", Names.MODEL_DIR));
+            env.add(plain(Environment.MODEL_DIR, Names.MODEL_DIR));
         }
         RagSearchSpec s = spec.spec();
         if (s.database != null) {
             String secret = s.database.secretRef.name;
-            env.add(fromSecret("RAGSEARCH_DB_URL", secret, Database.URL_KEY));
-            env.add(fromSecret("RAGSEARCH_DB_USER", secret, Database.USER_KEY));
-            env.add(fromSecret("RAGSEARCH_DB_PASSWORD", secret, Database.PASSWORD_KEY));
+            env.add(fromSecret(Environment.DB_URL, secret, Database.URL_KEY));
+            env.add(fromSecret(Environment.DB_USER, secret, Database.USER_KEY));
+            env.add(fromSecret(Environment.DB_PASSWORD, secret, Database.PASSWORD_KEY));
         }
         if (s.auth != null) {
-            env.add(fromSecret("RAGSEARCH_AUTH_TOKEN", s.auth.bearerTokenSecretRef.name, Auth.TOKEN_KEY));
+            env.add(fromSecret(Environment.AUTH_TOKEN, s.auth.bearerTokenSecretRef.name, Auth.TOKEN_KEY));
         }
         // Java 17 takes the file-name encoding from the locale: Korean file names need UTF-8.
         env.add(plain("LANG", "C.UTF-8"));

@@ -1,5 +1,6 @@
 package io.ragsearch.operator.naming;
 
+import io.ragsearch.contract.AdminEndpoints;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,8 +21,8 @@ public final class Names {
 
     public static final String MCP_PORT_NAME = "mcp";
     public static final String ADMIN_PORT_NAME = "admin";
-    public static final int MCP_PORT = 8080;
-    public static final int ADMIN_PORT = 8081;
+    public static final int MCP_PORT = AdminEndpoints.DEFAULT_MCP_PORT;
+    public static final int ADMIN_PORT = AdminEndpoints.DEFAULT_ADMIN_PORT;
 
     public static final String CONFIG_DIR = "/etc/ragsearch";
     public static final String CONFIG_FILE = "config.yaml";
@@ -51,7 +52,7 @@ public final class Names {
     }
 
     public static String endpoint(String name, String namespace) {
-        return "http://" + name + "." + namespace + ".svc:" + MCP_PORT + "/mcp";
+        return "http://" + name + "." + namespace + ".svc:" + MCP_PORT + AdminEndpoints.MCP_PATH;
     }
 
     /** The labels every owned object carries; the first two also select the pods. */

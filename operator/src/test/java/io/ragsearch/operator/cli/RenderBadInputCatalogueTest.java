@@ -90,7 +90,7 @@ class RenderBadInputCatalogueTest {
         cases.add(bad("pvc.path absolute", base(RESOURCES + PROJECT
                 + "  models:\n    reranker: {pvc: {claimName: models, path: /etc}}\n"), "pvc.path must be a relative path"));
         cases.add(bad("project name with a capital", base(RESOURCES + "  projects:\n    - {name: Handbook, source: {configMap: d}}\n"),
-                "must be lower-case"));
+                "must be 1 to 63 lower-case letters"));
         cases.add(bad("a list where an object belongs", base("  resources: [1500Mi]\n" + PROJECT), "spec.resources: expected an object"));
         cases.add(bad("not YAML at all", "{{{{", "not valid YAML"));
         cases.add(bad("empty file", "", "found nothing"));

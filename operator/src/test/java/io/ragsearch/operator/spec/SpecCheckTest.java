@@ -76,7 +76,7 @@ public class SpecCheckTest {
         List<String> problems = SpecCheck.check(r, lookup).problems();
         String all = String.join("\n", problems);
         for (String expected : List.of("spec.resources.memory '1.5 GB' is not a Kubernetes quantity",
-                "spec.resources.cpu must be positive", "name 'Handbook!' must be lower-case",
+                "spec.resources.cpu must be positive", "name must be 1 to 63 lower-case",
                 "needs exactly one of database: true or configMap", "duplicate project name 'handbook'",
                 "configMap 'other' not found", "spec.rerank.concurrency must be auto or a whole number of at least 1, got 'many'",
                 "headroomPercent must be in [0, 90], got 95", "spec.models.reranker needs exactly one of builtin, pvc, url (got 2)",
