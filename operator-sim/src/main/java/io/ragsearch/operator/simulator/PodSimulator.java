@@ -187,7 +187,7 @@ public final class PodSimulator implements AutoCloseable {
         String name = d.getMetadata().getName() + "-" + hash.substring(0, Math.min(8, hash.length())) + "-"
                 + Integer.toString(podSequence.incrementAndGet(), 36);
         String ip = addresses.take();
-        SimPod pod = new SimPod(client, d.getMetadata().getNamespace(), name, ip, hash, d.getSpec().getTemplate(),
+        SimPod pod = new SimPod(client, new SimPod.Identity(d.getMetadata().getNamespace(), name, ip, hash), d.getSpec().getTemplate(),
                 launcher, cgroups, scheduler, settings.workDir());
         LOG.info("pod {}/{} on {}: starting", pod.namespace, name, ip);
         pod.start();

@@ -11,13 +11,14 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /** One of a container's HTTP probes, as declared: path, port (by number or name), period, timeout, thresholds. */
-record Probe(String kind, String path, int port, int initialDelaySeconds, int periodSeconds, int timeoutSeconds,
+record Probe(ProbeKind kind, String path, int port, int initialDelaySeconds, int periodSeconds, int timeoutSeconds,
              int successThreshold, int failureThreshold) {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     /** The probe of the given kind, or null when the container declares none (or not an HTTP one). */
-    static Probe of(String kind, io.fabric8.kubernetes.api.model.Probe p, Container c) {
+    static Probe of(ProbeKind kind, Container c) {
+        io.fabric8.kubernetes.api.model.Probe p = kind.declared(c);
         if (p == null || p.getHttpGet() == null) {
             return null;
         }

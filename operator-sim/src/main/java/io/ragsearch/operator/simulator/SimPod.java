@@ -2,13 +2,9 @@ package io.ragsearch.operator.simulator;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,10 +22,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One pod: a Pod object in the API server and a real process behind it, with the template's
- * probes run as a kubelet runs them and the results written into the pod's status (conditions,
- * address, container state and restarts). A failed liveness or startup probe, or an exit,
- * restarts the container with a growing back-off.
+ * One pod's life: a Pod object in the API server and its containers run as processes
+ * ({@link ContainerProcess}), the template's probes run as a kubelet runs them
+ * ({@link ProbeState}), the result written into the pod's status ({@link PodStatusView}). A
+ * failed liveness or startup probe, or an exit, restarts the container with a growing back-off.
  */
 final class SimPod {
     private static final Logger LOG = LoggerFactory.getLogger(SimPod.class);
@@ -41,40 +37,38 @@ final class SimPod {
     final String templateHash;
     private final PodTemplateSpec template;
     private final KubernetesClient client;
-    private final ContainerLauncher launcher;
-    private final MemoryCgroups cgroups;
+    private final ContainerProcess containers;
     private final ScheduledExecutorService scheduler;
     private final Path podDir;
+    private final ProbeState probes = new ProbeState();
+    private final List<ScheduledFuture<?>> probeTasks = new ArrayList<>();
 
     private Process process;
-    private MemoryCgroups.Limited cgroup;
     private Map<String, Path> volumes;
     private int generation;
     private int restarts;
-    private boolean started;
-    private boolean ready;
     private boolean terminating;
     private String waitingReason = "ContainerCreating";
     private String waitingMessage;
     private ContainerStatus lastTermination;
     private Instant startedAt;
     private String killReason;
-    private final int[] failures = new int[3];
-    private final int[] successes = new int[3];
-    private final List<ScheduledFuture<?>> probeTasks = new ArrayList<>();
 
-    SimPod(KubernetesClient client, String namespace, String name, String ip, String templateHash, PodTemplateSpec template,
-           ContainerLauncher launcher, MemoryCgroups cgroups, ScheduledExecutorService scheduler, Path workDir) {
+    /** Where a pod comes from and what runs it. */
+    record Identity(String namespace, String name, String ip, String templateHash) {
+    }
+
+    SimPod(KubernetesClient client, Identity id, PodTemplateSpec template, ContainerLauncher launcher,
+           MemoryCgroups cgroups, ScheduledExecutorService scheduler, Path workDir) {
         this.client = client;
-        this.namespace = namespace;
-        this.name = name;
-        this.ip = ip;
-        this.templateHash = templateHash;
+        this.namespace = id.namespace();
+        this.name = id.name();
+        this.ip = id.ip();
+        this.templateHash = id.templateHash();
         this.template = template;
-        this.launcher = launcher;
-        this.cgroups = cgroups;
         this.scheduler = scheduler;
         this.podDir = workDir.resolve("pods").resolve(namespace + "_" + name);
+        this.containers = new ContainerProcess(launcher, cgroups, namespace, name, ip, podDir);
     }
 
     /** Creates the Pod object and starts its containers. */
@@ -90,7 +84,7 @@ final class SimPod {
     }
 
     synchronized boolean ready() {
-        return ready && !terminating;
+        return probes.ready() && !terminating;
     }
 
     synchronized boolean terminating() {
@@ -122,32 +116,19 @@ final class SimPod {
                 Files.createDirectories(podDir);
                 volumes = PodFiles.prepare(client, namespace, template.getSpec().getVolumes(), podDir);
             }
-            for (Container init : template.getSpec().getInitContainers() == null ? List.<Container>of() : template.getSpec().getInitContainers()) {
-                waiting("PodInitializing", "running init container " + init.getName());
-                Process p = launcher.start(namespace, name, ip, init, volumes, null, podDir).process();
-                int code = p.waitFor();
-                if (code != 0) {
-                    throw new IOException("init container " + init.getName() + " exited with " + code + " (see " + podDir + ")");
-                }
-            }
-            Long limit = memoryLimit(main());
-            if (cgroups.enforced() && limit != null) {
-                cgroup = cgroups.create(namespace + "_" + name, limit);
-            }
-            ContainerLauncher.Launch launch = launcher.start(namespace, name, ip, main(), volumes, cgroup, podDir);
+            containers.runInit(template.getSpec().getInitContainers(), volumes,
+                    init -> waiting("PodInitializing", "running init container " + init));
+            Process started = containers.start(main(), volumes);
             synchronized (this) {
-                process = launch.process();
+                process = started;
                 startedAt = Instant.now();
                 waitingReason = null;
                 waitingMessage = null;
-                started = false;
-                ready = false;
                 killReason = null;
-                java.util.Arrays.fill(failures, 0);
-                java.util.Arrays.fill(successes, 0);
+                probes.reset(Probe.of(ProbeKind.STARTUP, main()) != null);
             }
             publish();
-            launch.process().onExit().thenAccept(p -> exited(gen, p.exitValue()));
+            started.onExit().thenAccept(p -> exited(gen, p.exitValue()));
             scheduleProbes(gen);
         } catch (IOException e) {
             LOG.warn("pod {}/{}: {}", namespace, name, e.getMessage());
@@ -159,15 +140,9 @@ final class SimPod {
     }
 
     private void scheduleProbes(int gen) {
-        Container c = main();
-        Probe startup = Probe.of("startup", c.getStartupProbe(), c);
-        Probe liveness = Probe.of("liveness", c.getLivenessProbe(), c);
-        Probe readiness = Probe.of("readiness", c.getReadinessProbe(), c);
         synchronized (this) {
-            if (startup == null) {
-                started = true;
-            }
-            for (Probe p : new Probe[]{startup, liveness, readiness}) {
+            for (ProbeKind kind : ProbeKind.values()) {
+                Probe p = Probe.of(kind, main());
                 if (p != null) {
                     probeTasks.add(scheduler.scheduleWithFixedDelay(() -> probe(gen, p), p.initialDelaySeconds() * 1000L,
                             p.periodSeconds() * 1000L, TimeUnit.MILLISECONDS));
@@ -178,81 +153,41 @@ final class SimPod {
 
     private void probe(int gen, Probe p) {
         synchronized (this) {
-            if (gen != generation || terminating || process == null || !process.isAlive()) {
-                return;
-            }
-            // Liveness and readiness start once the startup probe has succeeded; startup stops then.
-            if (p.kind().equals("startup") == started) {
+            if (gen != generation || terminating || process == null || !process.isAlive() || !probes.runs(p.kind())) {
                 return;
             }
         }
         boolean ok = p.check(ip);
-        boolean changed = false;
-        String kill = null;
+        ProbeState.Outcome outcome;
         synchronized (this) {
             if (gen != generation || terminating) {
                 return;
             }
-            int i = switch (p.kind()) {
-                case "startup" -> 0;
-                case "liveness" -> 1;
-                default -> 2;
-            };
-            failures[i] = ok ? 0 : failures[i] + 1;
-            successes[i] = ok ? successes[i] + 1 : 0;
-            switch (p.kind()) {
-                case "startup" -> {
-                    if (ok) {
-                        started = true;
-                        changed = true;
-                    } else if (failures[i] >= p.failureThreshold()) {
-                        kill = "startup probe failed " + failures[i] + " times (" + p.path() + ")";
-                    }
-                }
-                case "liveness" -> {
-                    if (failures[i] >= p.failureThreshold()) {
-                        kill = "liveness probe failed " + failures[i] + " times (" + p.path() + ")";
-                    }
-                }
-                default -> {
-                    if (ok && !ready && successes[i] >= p.successThreshold()) {
-                        ready = true;
-                        changed = true;
-                    } else if (!ok && ready && failures[i] >= p.failureThreshold()) {
-                        ready = false;
-                        changed = true;
-                    }
-                }
-            }
-            if (kill != null) {
-                killReason = kill;
-                ready = false;
+            outcome = probes.record(p, ok);
+            if (outcome.killReason() != null) {
+                killReason = outcome.killReason();
             }
         }
-        if (kill != null) {
-            LOG.info("pod {}/{}: {}: restarting the container", namespace, name, kill);
+        if (outcome.killReason() != null) {
+            LOG.info("pod {}/{}: {}: restarting the container", namespace, name, outcome.killReason());
             stopProcess(Duration.ofSeconds(grace()));
         }
-        if (changed || kill != null) {
+        if (outcome.changed() || outcome.killReason() != null) {
             publish();
         }
     }
 
     private void exited(int gen, int code) {
-        boolean oom = cgroup != null && cgroup.oomKills() > 0;
+        boolean oom = containers.oomKilled();
         synchronized (this) {
             if (gen != generation) {
                 return;
             }
             probeTasks.forEach(t -> t.cancel(false));
             probeTasks.clear();
-            started = false;
-            ready = false;
+            probes.stopped();
             String reason = oom ? "OOMKilled" : killReason != null ? "Error" : code == 0 ? "Completed" : "Error";
-            lastTermination = new ContainerStatusBuilder().withNewLastState().withNewTerminated()
-                    .withExitCode(code).withReason(reason).withMessage(killReason)
-                    .withStartedAt(startedAt == null ? null : startedAt.toString()).withFinishedAt(Instant.now().toString())
-                    .endTerminated().endLastState().build();
+            lastTermination = PodStatusView.terminated(code, reason, killReason, startedAt);
             if (terminating) {
                 return;
             }
@@ -262,10 +197,7 @@ final class SimPod {
                     + (killReason != null ? " after: " + killReason : "");
         }
         LOG.info("pod {}/{}: container exited with {}{}", namespace, name, code, oom ? " (OOMKilled)" : "");
-        if (cgroup != null) {
-            cgroup.delete();
-            cgroup = null;
-        }
+        containers.release();
         publish();
         restartLater(gen);
     }
@@ -293,18 +225,17 @@ final class SimPod {
                 return;
             }
             terminating = true;
-            ready = false;
+            probes.unready();
         }
         publish();
+        // The time a Service takes to notice: a modelled delay, not a wait for a condition.
         sleep(endpointDelay);
         stopProcess(Duration.ofSeconds(grace()));
         synchronized (this) {
             probeTasks.forEach(t -> t.cancel(false));
             probeTasks.clear();
         }
-        if (cgroup != null) {
-            cgroup.delete();
-        }
+        containers.release();
         try {
             client.pods().inNamespace(namespace).withName(name).delete();
         } catch (RuntimeException e) {
@@ -318,9 +249,7 @@ final class SimPod {
             terminating = true;
         }
         stopProcess(Duration.ofSeconds(5));
-        if (cgroup != null) {
-            cgroup.delete();
-        }
+        containers.release();
     }
 
     boolean processAlive() {
@@ -336,18 +265,7 @@ final class SimPod {
         synchronized (this) {
             p = process;
         }
-        if (p == null || !p.isAlive()) {
-            return;
-        }
-        p.destroy();
-        try {
-            if (!p.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            p.destroyForcibly();
-        }
+        ContainerProcess.stop(p, grace.toMillis());
     }
 
     private long grace() {
@@ -368,29 +286,9 @@ final class SimPod {
         PodStatus status;
         synchronized (this) {
             boolean running = process != null && process.isAlive() && waitingReason == null;
-            ContainerStatusBuilder cs = new ContainerStatusBuilder()
-                    .withName(main().getName()).withImage(main().getImage()).withRestartCount(restarts)
-                    .withReady(ready && !terminating).withStarted(started);
-            if (running) {
-                cs.withNewState().withNewRunning().withStartedAt(startedAt.toString()).endRunning().endState();
-            } else {
-                cs.withNewState().withNewWaiting().withReason(waitingReason == null ? "Terminating" : waitingReason)
-                        .withMessage(waitingMessage).endWaiting().endState();
-            }
-            if (lastTermination != null) {
-                cs.withLastState(lastTermination.getLastState());
-            }
-            String now = Instant.now().toString();
-            boolean isReady = ready && !terminating;
-            status = new PodStatusBuilder()
-                    .withPhase(running || restarts > 0 ? "Running" : "Pending")
-                    .withPodIP(ip).withHostIP("127.0.0.1")
-                    .addNewCondition().withType("PodScheduled").withStatus("True").withLastTransitionTime(now).endCondition()
-                    .addNewCondition().withType("Initialized").withStatus(volumes != null ? "True" : "False").endCondition()
-                    .addNewCondition().withType("ContainersReady").withStatus(isReady ? "True" : "False").endCondition()
-                    .addNewCondition().withType("Ready").withStatus(isReady ? "True" : "False").endCondition()
-                    .withContainerStatuses(cs.build())
-                    .build();
+            status = PodStatusView.of(main(), new PodStatusView.Snapshot(ip, running, probes.started(),
+                    probes.ready() && !terminating, volumes != null, restarts, startedAt, waitingReason, waitingMessage,
+                    lastTermination));
         }
         try {
             client.pods().inNamespace(namespace).withName(name).editStatus(p -> {
@@ -400,14 +298,6 @@ final class SimPod {
         } catch (RuntimeException e) {
             LOG.debug("pod {}/{} status not written: {}", namespace, name, e.getMessage());
         }
-    }
-
-    private static Long memoryLimit(Container c) {
-        if (c.getResources() == null || c.getResources().getLimits() == null) {
-            return null;
-        }
-        Quantity q = c.getResources().getLimits().get("memory");
-        return q == null ? null : Quantity.getAmountInBytes(q).longValue();
     }
 
     private static void sleep(Duration d) {

@@ -180,6 +180,23 @@ public class SpecCheckTest {
                 SpecCheck.check(r, null).problems());
     }
 
+    @Test
+    void theContractsBoundsHoldHereAsInTheServer() {
+        RagSearch r = valid();
+        r.getSpec().models.reranker.maxSeqLen = io.ragsearch.contract.settings.Bounds.MAX_SEQ_LEN_MIN;
+        r.getSpec().projects.get(0).retrieval = "vector";
+        r.getSpec().projects.get(0).language = "en";
+        assertTrue(SpecCheck.check(r, null).valid(), SpecCheck.check(r, null).problems().toString());
+
+        r.getSpec().models.reranker.maxSeqLen = io.ragsearch.contract.settings.Bounds.MAX_SEQ_LEN_MIN - 1;
+        r.getSpec().projects.get(0).language = "korean";
+        r.getSpec().projects.get(0).retrieval = "semantic";
+        List<String> problems = SpecCheck.check(r, null).problems();
+        assertEquals(List.of("spec.projects[0].language must be one of [auto, ko, en] (got 'korean')",
+                "spec.projects[0].retrieval must be one of [auto, lexical, vector, hybrid] (got 'semantic')",
+                "spec.models.reranker.maxSeqLen must be 8..8192 tokens (got 7)"), problems);
+    }
+
     public static RagSearch valid() {
         RagSearch r = new RagSearch();
         r.getMetadata().setName("rules");
