@@ -1,11 +1,11 @@
 package io.ragsearch.operator.simulator;
 
-import io.ragsearch.contract.Environment;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.ragsearch.contract.Environment;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

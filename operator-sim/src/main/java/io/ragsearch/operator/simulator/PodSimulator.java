@@ -1,12 +1,10 @@
 package io.ragsearch.operator.simulator;
 
-import io.ragsearch.operator.naming.ConfigHash;
-
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.ragsearch.operator.dependent.ManifestFactory;
+import io.ragsearch.operator.naming.ConfigHash;
 import io.ragsearch.operator.naming.Names;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,8 +1,7 @@
 package io.ragsearch.operator.playground;
 
-import io.ragsearch.operator.simulator.ServerJar;
-
 import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.simulator.ServerJar;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

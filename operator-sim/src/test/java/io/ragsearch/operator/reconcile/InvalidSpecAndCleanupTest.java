@@ -1,7 +1,5 @@
 package io.ragsearch.operator.reconcile;
 
-import io.ragsearch.operator.simulator.OwnerGarbageCollector;
-
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -15,6 +13,7 @@ import io.ragsearch.operator.model.ProjectSource;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.Rerank;
 import io.ragsearch.operator.model.SecretKeys;
+import io.ragsearch.operator.simulator.OwnerGarbageCollector;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -29,7 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Bad specs leave what runs untouched; optional objects come and go; deletion (owner references) removes everything owned. */
 class InvalidSpecAndCleanupTest extends MockOperatorTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
-
 
     @Test
     void invalidEditsLeaveTheDeploymentAsItWasAndOtherResourcesKeepReconciling() {

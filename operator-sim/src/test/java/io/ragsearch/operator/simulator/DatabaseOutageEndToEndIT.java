@@ -1,13 +1,13 @@
 package io.ragsearch.operator.simulator;
 
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.ragsearch.operator.calibration.HttpCalibrationClient;
 import io.ragsearch.operator.file.RagSearchFile;
-import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.MockCluster;
 import io.ragsearch.operator.reconcile.OperatorRuntime;

@@ -1,19 +1,18 @@
 package io.ragsearch.operator.simulator;
 
-import io.ragsearch.contract.budget.RerankBudget;
-
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.ragsearch.contract.budget.RerankBudget;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.operator.calibration.HttpCalibrationClient;
 import io.ragsearch.operator.file.RagSearchFile;
-import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.MockCluster;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
@@ -263,8 +262,6 @@ class EndToEndIT {
     static Deployment deployment() {
         return client.apps().deployments().inNamespace(NS).withName(NAME).get();
     }
-
-
 
     static double seconds() {
         return since(t0);

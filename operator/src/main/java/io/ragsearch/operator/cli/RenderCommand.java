@@ -1,5 +1,7 @@
 package io.ragsearch.operator.cli;
 
+import io.ragsearch.operator.dependent.CalibrationKey;
+
 import io.ragsearch.contract.budget.RerankBudget;
 
 import io.ragsearch.operator.file.RagSearchFile;
@@ -58,7 +60,7 @@ public final class RenderCommand implements Runnable {
                     + String.join("\n  - ", checked.problems()));
         }
         CheckedSpec spec = checked.spec().orElseThrow();
-        String key = ManifestFactory.calibrationKey(spec);
+        String key = CalibrationKey.of(spec);
         List<RerankPlanner.PodMeasurement> measured = calibration == null ? List.of()
                 : List.of(new RerankPlanner.PodMeasurement("file", MeasuredCost.of(calibration.getFileName().toString(), readCalibration())));
         RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, null, measured);

@@ -1,5 +1,7 @@
 package io.ragsearch.operator.reconcile;
 
+import io.ragsearch.operator.dependent.CalibrationKey;
+
 import io.ragsearch.operator.spec.SpecCheck;
 
 import io.ragsearch.operator.spec.CheckedSpec;
@@ -141,7 +143,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         }
         CheckedSpec spec = checked.spec().orElseThrow();
         RolloutPods pods = new RolloutPods(context.getSecondaryResources(Pod.class));
-        String key = ManifestFactory.calibrationKey(spec);
+        String key = CalibrationKey.of(spec);
         RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, old == null ? null : old.rerank,
                 calibrations.read(pods.readyWith(Names.CALIBRATION_KEY, key)));
         Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency(), key,

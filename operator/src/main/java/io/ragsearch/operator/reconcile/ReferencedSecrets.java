@@ -4,7 +4,6 @@ import io.ragsearch.operator.naming.ConfigHash;
 
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.model.RagSearchSpec;
 import java.util.ArrayList;
 import java.util.List;

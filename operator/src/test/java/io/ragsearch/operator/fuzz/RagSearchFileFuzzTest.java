@@ -1,5 +1,7 @@
 package io.ragsearch.operator.fuzz;
 
+import io.ragsearch.operator.dependent.CalibrationKey;
+
 import io.ragsearch.operator.file.RagSearchFileException;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -64,7 +66,7 @@ class RagSearchFileFuzzTest {
             return;
         }
         CheckedSpec spec = checked.spec().orElseThrow();
-        assertNotNull(ManifestFactory.build(spec, 1, ManifestFactory.calibrationKey(spec)).all());
+        assertNotNull(ManifestFactory.build(spec, 1, CalibrationKey.of(spec)).all());
     }
 
     @Property
