@@ -1,24 +1,21 @@
 package io.ragsearch.operator.cli;
 
-import io.ragsearch.operator.dependent.CalibrationKey;
-
-import io.ragsearch.contract.budget.RerankBudget;
-
-import io.ragsearch.operator.file.RagSearchFile;
-
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.ragsearch.operator.budget.Mebibytes;
 import io.ragsearch.contract.ContractException;
+import io.ragsearch.contract.budget.RerankBudget;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.contract.calibration.CalibrationJson;
+import io.ragsearch.operator.budget.Mebibytes;
+import io.ragsearch.operator.dependent.CalibrationKey;
 import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.dependent.Manifests;
+import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
-import io.ragsearch.operator.spec.CheckedSpec;
 import io.ragsearch.operator.reconcile.MeasuredCost;
 import io.ragsearch.operator.reconcile.RerankPlanner;
+import io.ragsearch.operator.spec.CheckedSpec;
 import io.ragsearch.operator.spec.SpecCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

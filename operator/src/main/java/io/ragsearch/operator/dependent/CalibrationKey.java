@@ -1,7 +1,6 @@
 package io.ragsearch.operator.dependent;
 
 import io.ragsearch.operator.naming.ConfigHash;
-
 import io.ragsearch.operator.spec.CheckedSpec;
 
 /** What a calibration depends on: pods with the current key measured under the current limits. */

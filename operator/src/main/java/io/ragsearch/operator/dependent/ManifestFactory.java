@@ -1,9 +1,5 @@
 package io.ragsearch.operator.dependent;
 
-import io.ragsearch.operator.naming.ConfigHash;
-
-import io.ragsearch.operator.naming.Names;
-
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -14,6 +10,8 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ragsearch.operator.naming.ConfigHash;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.util.LinkedHashMap;

@@ -1,7 +1,5 @@
 package io.ragsearch.operator.dependent;
 
-import io.ragsearch.operator.naming.Names;
-
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -9,6 +7,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.naming.Names;
 
 /** The NetworkPolicy of a RagSearch, as {@link ManifestFactory} built it for this reconcile. */
 @KubernetesDependent(informer = @Informer(labelSelector = Names.MANAGED_SELECTOR))

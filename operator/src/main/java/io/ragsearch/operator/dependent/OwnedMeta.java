@@ -1,12 +1,11 @@
 package io.ragsearch.operator.dependent;
 
-import io.ragsearch.operator.naming.Names;
-
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.spec.CheckedSpec;
 
 /** The metadata of every object the operator owns: name, namespace, labels and the owner reference. */

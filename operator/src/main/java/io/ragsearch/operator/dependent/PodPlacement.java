@@ -1,7 +1,5 @@
 package io.ragsearch.operator.dependent;
 
-import io.ragsearch.operator.naming.Names;
-
 import io.fabric8.kubernetes.api.model.Lifecycle;
 import io.fabric8.kubernetes.api.model.LifecycleBuilder;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
@@ -10,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.ragsearch.operator.model.PodSettings;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.util.LinkedHashMap;

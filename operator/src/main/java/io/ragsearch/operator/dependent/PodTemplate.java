@@ -1,10 +1,5 @@
 package io.ragsearch.operator.dependent;
 
-import io.ragsearch.contract.Environment;
-import io.ragsearch.contract.AdminEndpoints;
-
-import io.ragsearch.operator.naming.Names;
-
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -23,12 +18,15 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.ragsearch.contract.AdminEndpoints;
+import io.ragsearch.contract.Environment;
 import io.ragsearch.operator.budget.HeapSize;
 import io.ragsearch.operator.model.Auth;
 import io.ragsearch.operator.model.Database;
 import io.ragsearch.operator.model.ModelSource;
 import io.ragsearch.operator.model.Project;
 import io.ragsearch.operator.model.RagSearchSpec;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.math.BigDecimal;

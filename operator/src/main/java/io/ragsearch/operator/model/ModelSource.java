@@ -1,6 +1,5 @@
 package io.ragsearch.operator.model;
 
-import io.ragsearch.contract.BuiltinModels;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
@@ -8,6 +7,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.ragsearch.contract.BuiltinModels;
 
 /** Exactly one of builtin, pvc or url. A URL needs its sha256: the init container verifies it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -1,6 +1,7 @@
 package io.ragsearch.operator.naming;
 
 import io.ragsearch.contract.AdminEndpoints;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,8 +1,8 @@
 package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.ragsearch.operator.calibration.CalibrationClient;
 import io.ragsearch.contract.calibration.Calibration;
+import io.ragsearch.operator.calibration.CalibrationClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

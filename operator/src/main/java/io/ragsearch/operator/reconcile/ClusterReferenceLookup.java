@@ -1,9 +1,8 @@
 package io.ragsearch.operator.reconcile;
 
-import io.ragsearch.operator.spec.ReferenceLookup;
-
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.ragsearch.operator.spec.ReferenceLookup;
 
 import java.util.HashSet;
 import java.util.Optional;

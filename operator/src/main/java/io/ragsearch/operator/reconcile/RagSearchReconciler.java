@@ -1,11 +1,5 @@
 package io.ragsearch.operator.reconcile;
 
-import io.ragsearch.operator.dependent.CalibrationKey;
-
-import io.ragsearch.operator.spec.SpecCheck;
-
-import io.ragsearch.operator.spec.CheckedSpec;
-
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -20,18 +14,21 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.ragsearch.operator.dependent.AdminAccess;
+import io.ragsearch.operator.dependent.CalibrationKey;
 import io.ragsearch.operator.dependent.DisruptionBudgetDependent;
 import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.dependent.Manifests;
-import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.dependent.NetworkPolicyDependent;
 import io.ragsearch.operator.dependent.OptionalObjectWanted;
 import io.ragsearch.operator.dependent.ServerConfigMapDependent;
 import io.ragsearch.operator.dependent.ServerDeploymentDependent;
 import io.ragsearch.operator.dependent.ServerServiceDependent;
-import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.metrics.OperatorMetrics;
+import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchStatus;
+import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.spec.CheckedSpec;
+import io.ragsearch.operator.spec.SpecCheck;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package io.ragsearch.operator.reconcile;
 
-import io.ragsearch.operator.naming.ConfigHash;
-
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.ragsearch.operator.model.RagSearchSpec;
+import io.ragsearch.operator.naming.ConfigHash;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

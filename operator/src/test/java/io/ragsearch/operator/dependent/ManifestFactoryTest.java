@@ -1,7 +1,5 @@
 package io.ragsearch.operator.dependent;
 
-import io.ragsearch.operator.naming.Names;
-
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -15,6 +13,7 @@ import io.ragsearch.operator.model.ModelSource;
 import io.ragsearch.operator.model.PvcModel;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.SecretKeys;
+import io.ragsearch.operator.naming.Names;
 import io.ragsearch.operator.spec.CheckedSpec;
 import io.ragsearch.operator.spec.SpecCheck;
 import io.ragsearch.operator.spec.SpecCheckTest;

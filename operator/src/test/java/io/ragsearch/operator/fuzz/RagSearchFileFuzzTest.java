@@ -1,24 +1,23 @@
 package io.ragsearch.operator.fuzz;
 
 import io.ragsearch.operator.dependent.CalibrationKey;
-
-import io.ragsearch.operator.file.RagSearchFileException;
-
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.dependent.ManifestFactory;
+import io.ragsearch.operator.file.RagSearchFile;
+import io.ragsearch.operator.file.RagSearchFileException;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.spec.CheckedSpec;
 import io.ragsearch.operator.spec.SpecCheck;
-import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Property-based fuzzing of the RagSearch loader and everything render does after it: any text

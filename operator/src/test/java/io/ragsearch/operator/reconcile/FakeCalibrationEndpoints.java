@@ -1,9 +1,9 @@
 package io.ragsearch.operator.reconcile;
 
 import com.sun.net.httpserver.HttpServer;
-import io.ragsearch.operator.calibration.CalibrationClient;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.contract.calibration.CalibrationJson;
+import io.ragsearch.operator.calibration.CalibrationClient;
 import io.ragsearch.operator.calibration.HttpCalibrationClient;
 
 import java.io.IOException;

@@ -1,19 +1,20 @@
 package io.ragsearch.operator.reconcile;
 
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.ragsearch.operator.model.Auth;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.SecretKeys;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.Test;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /** Pods read Secrets as env at start only: rotating a referenced Secret's data must roll them. */
 class SecretRotationTest extends MockOperatorTest {
