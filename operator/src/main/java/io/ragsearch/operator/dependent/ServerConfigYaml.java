@@ -1,6 +1,7 @@
 package io.ragsearch.operator.dependent;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -26,9 +27,28 @@ public final class ServerConfigYaml {
     /** ConfigMap volumes hold each key as a top-level link; deeper globs would also see the ..data copies. */
     static final List<String> CONFIGMAP_INCLUDE = List.of("*.md", "*.markdown", "*.txt");
 
-    /** fabric8's YAML style (the rest of what render prints), absent fields left out. */
+    /**
+     * fabric8's YAML style (the rest of what render prints), absent fields left out, fields in the
+     * order earlier operators wrote them: the text is part of the config hash, and a new order
+     * alone would roll every pod on an operator upgrade.
+     */
     private static final ObjectMapper YAML = Serialization.yamlMapper().copy()
-            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+            .setSerializationInclusion(JsonInclude.Include.NON_NULL)
+            .addMixIn(ServerSettings.class, SettingsOrder.class)
+            .addMixIn(ServerSettings.Rerank.class, RerankOrder.class)
+            .addMixIn(ServerSettings.Project.class, ProjectOrder.class);
+
+    @JsonPropertyOrder({"server", "rerank", "models", "database", "projects"})
+    private interface SettingsOrder {
+    }
+
+    @JsonPropertyOrder({"intraOpThreads", "queueTimeoutMillis"})
+    private interface RerankOrder {
+    }
+
+    @JsonPropertyOrder({"name", "description", "language", "retrieval", "source", "gate", "reranker"})
+    private interface ProjectOrder {
+    }
 
     private ServerConfigYaml() {
     }
