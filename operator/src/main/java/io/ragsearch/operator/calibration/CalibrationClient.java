@@ -1,5 +1,7 @@
 package io.ragsearch.operator.calibration;
 
+import io.ragsearch.contract.calibration.Calibration;
+
 import java.io.IOException;
 import java.util.Optional;
 
@@ -10,7 +12,7 @@ public interface CalibrationClient {
      * @return the measurement, or empty while the pod has not measured yet (503)
      * @throws IOException when the pod cannot be reached or answers something unreadable
      */
-    Optional<CalibrationReport> fetch(String podIp, int adminPort) throws IOException;
+    Optional<Calibration> fetch(String podIp, int adminPort) throws IOException;
 
     /**
      * @return the pod's database state from /info, or empty when the pod serves no database

@@ -1,5 +1,10 @@
 package io.ragsearch.operator.calibration;
 
+import io.ragsearch.contract.AdminEndpoints;
+import io.ragsearch.contract.ContractException;
+import io.ragsearch.contract.calibration.Calibration;
+import io.ragsearch.contract.calibration.CalibrationJson;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,7 +23,7 @@ public final class HttpCalibrationClient implements CalibrationClient {
 
     @Override
     public Optional<DatabaseState> database(String podIp, int adminPort) throws IOException {
-        HttpRequest request = get(podIp, adminPort, "/info");
+        HttpRequest request = get(podIp, adminPort, AdminEndpoints.INFO);
         HttpResponse<String> response = send(request);
         if (response.statusCode() != 200) {
             throw new IOException(request.uri() + " answered " + response.statusCode());
@@ -51,8 +56,8 @@ public final class HttpCalibrationClient implements CalibrationClient {
     }
 
     @Override
-    public Optional<CalibrationReport> fetch(String podIp, int adminPort) throws IOException {
-        HttpRequest request = get(podIp, adminPort, "/calibration");
+    public Optional<Calibration> fetch(String podIp, int adminPort) throws IOException {
+        HttpRequest request = get(podIp, adminPort, AdminEndpoints.CALIBRATION);
         HttpResponse<String> response = send(request);
         if (response.statusCode() == 503) {
             return Optional.empty();
@@ -61,8 +66,8 @@ public final class HttpCalibrationClient implements CalibrationClient {
             throw new IOException(request.uri() + " answered " + response.statusCode());
         }
         try {
-            return Optional.of(CalibrationReport.parse(response.body()));
-        } catch (IOException e) {
+            return Optional.of(CalibrationJson.parse(response.body()));
+        } catch (ContractException e) {
             throw new IOException(request.uri() + " answered JSON that is not a calibration: " + e.getMessage(), e);
         }
     }

@@ -1,12 +1,13 @@
 package io.ragsearch.operator.cli;
 
-import picocli.CommandLine;
+import io.ragsearch.operator.file.RagSearchFileException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** ragsearch-operator: runs the operator (default), or renders what it would apply. */
 @Command(name = "ragsearch-operator", mixinStandardHelpOptions = true, version = "ragsearch-operator 0.1.0",
         description = "Kubernetes operator for RagSearch resources: MCP search services with a measured rerank concurrency.",
-        subcommands = {RunCommand.class, RenderCommand.class, PlaygroundCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, RenderCommand.class, CommandLine.HelpCommand.class})
 public final class OperatorCli implements Runnable {
 
     public static void main(String[] args) {
@@ -18,7 +19,7 @@ public final class OperatorCli implements Runnable {
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             // A person reads this: the message, not a stack trace.
             commandLine.getErr().println("ragsearch-operator: " + ex.getMessage());
-            return ex instanceof UsageProblem ? 2 : 1;
+            return ex instanceof UsageProblem || ex instanceof RagSearchFileException ? 2 : 1;
         });
         return cli;
     }

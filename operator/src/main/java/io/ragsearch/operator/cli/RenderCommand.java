@@ -2,16 +2,21 @@ package io.ragsearch.operator.cli;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ragsearch.contract.ContractException;
+import io.ragsearch.contract.budget.RerankBudget;
+import io.ragsearch.contract.calibration.Calibration;
+import io.ragsearch.contract.calibration.CalibrationJson;
 import io.ragsearch.operator.budget.Mebibytes;
-import io.ragsearch.operator.calibration.CalibrationReport;
+import io.ragsearch.operator.dependent.CalibrationKey;
 import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.dependent.Manifests;
+import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
-import io.ragsearch.operator.reconcile.CheckedSpec;
 import io.ragsearch.operator.reconcile.MeasuredCost;
 import io.ragsearch.operator.reconcile.RerankPlanner;
-import io.ragsearch.operator.reconcile.SpecCheck;
+import io.ragsearch.operator.spec.CheckedSpec;
+import io.ragsearch.operator.spec.SpecCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -52,7 +57,7 @@ public final class RenderCommand implements Runnable {
                     + String.join("\n  - ", checked.problems()));
         }
         CheckedSpec spec = checked.spec().orElseThrow();
-        String key = ManifestFactory.calibrationKey(spec);
+        String key = CalibrationKey.of(spec);
         List<RerankPlanner.PodMeasurement> measured = calibration == null ? List.of()
                 : List.of(new RerankPlanner.PodMeasurement("file", MeasuredCost.of(calibration.getFileName().toString(), readCalibration())));
         RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, null, measured);
@@ -68,14 +73,14 @@ public final class RenderCommand implements Runnable {
         out.flush();
     }
 
-    private CalibrationReport readCalibration() {
+    private Calibration readCalibration() {
         try {
-            CalibrationReport report = CalibrationReport.parse(Files.readString(calibration));
+            Calibration report = CalibrationJson.parse(Files.readString(calibration));
             if (!report.hasReranker()) {
                 throw new OperatorCli.UsageProblem(calibration + ": this measurement has no reranker (perRunBytes 0)");
             }
             return report;
-        } catch (IOException e) {
+        } catch (IOException | ContractException e) {
             throw new OperatorCli.UsageProblem(calibration + ": not a calibration JSON (" + e.getMessage() + ")");
         }
     }
@@ -100,7 +105,7 @@ public final class RenderCommand implements Runnable {
                     .append("#   budget = ").append(Mebibytes.text(r.memoryLimitBytes)).append(" × (1 − ").append(r.headroomPercent)
                     .append(" %) − resident ").append(Mebibytes.text(r.residentBytes)).append(" = ").append(Mebibytes.text(r.budgetBytes)).append('\n')
                     .append("#   byMemory = floor(budget / ").append(Mebibytes.text(r.perRunBytes)).append(" per run) = ").append(r.byMemory)
-                    .append(", byCpu = ").append(r.byCpu == null ? "no CPU limit (capped at " + io.ragsearch.operator.budget.RerankBudget.MAX_WITHOUT_CPU_LIMIT + ")" : r.byCpu).append('\n');
+                    .append(", byCpu = ").append(r.byCpu == null ? "no CPU limit (capped at " + io.ragsearch.contract.budget.RerankBudget.MAX_WITHOUT_CPU_LIMIT + ")" : r.byCpu).append('\n');
             if (plan.memoryInsufficient()) {
                 b.append("#   MemoryInsufficient: one rerank run does not fit in this limit\n");
             }

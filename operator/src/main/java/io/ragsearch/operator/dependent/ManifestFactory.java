@@ -2,67 +2,29 @@ package io.ragsearch.operator.dependent;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.PodSpecBuilder;
-import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.ProbeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
-import io.fabric8.kubernetes.api.model.SecurityContext;
-import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.api.model.VolumeBuilder;
-import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.ragsearch.operator.budget.HeapSize;
-import io.ragsearch.operator.model.Auth;
-import io.ragsearch.operator.model.Database;
-import io.ragsearch.operator.model.ModelSource;
-import io.ragsearch.operator.model.Project;
-import io.ragsearch.operator.model.RagSearch;
-import io.ragsearch.operator.model.RagSearchSpec;
-import io.ragsearch.operator.reconcile.CheckedSpec;
+import io.ragsearch.operator.naming.ConfigHash;
+import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.spec.CheckedSpec;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * Builds the objects the reconciler applies, as pure functions of the checked spec and the
- * chosen concurrency: the reconciler and {@code render} print the same thing.
+ * chosen concurrency: the reconciler and {@code render} print the same thing. The pod template
+ * is {@link PodTemplate}'s, the optional objects {@link PolicyObjects}', the server's
+ * configuration {@link ServerConfigYaml}'s; this class puts them together and hashes them.
  */
 public final class ManifestFactory {
-
-    static final int STARTUP_PERIOD_SECONDS = 5;
 
     private ManifestFactory() {
     }
@@ -80,20 +42,20 @@ public final class ManifestFactory {
                                   AdminAccess admin) {
         String configYaml = ServerConfigYaml.render(spec);
         ConfigMap configMap = new ConfigMapBuilder()
-                .withMetadata(meta(spec, Names.configMap(spec)))
+                .withMetadata(OwnedMeta.of(spec, Names.configMap(spec.name())))
                 .addToData(Names.CONFIG_FILE, configYaml)
                 .build();
-        PodSpec pod = podSpec(spec, concurrency);
+        PodSpec pod = PodTemplate.podSpec(spec, concurrency);
         Map<String, String> podLabels = new LinkedHashMap<>(PodPlacement.extraLabels(spec));
         Map<String, String> podAnnotations = new LinkedHashMap<>(PodPlacement.extraAnnotations(spec));
         // Without server-side apply only a changed hash makes a metadata edit (or a rotated Secret) reach the pods.
-        String hash = hash(Serialization.asJson(pod) + "\n" + configYaml + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest)
+        String hash = ConfigHash.of(Serialization.asJson(pod) + "\n" + configYaml + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest)
                 + "\n" + new TreeMap<>(podLabels) + "\n" + new TreeMap<>(podAnnotations));
         podLabels.putAll(Names.labels(spec.name()));
         podLabels.put(Names.CONFIG_HASH, hash);
         podLabels.put(Names.CALIBRATION_KEY, calibrationKey);
         Deployment deployment = new DeploymentBuilder()
-                .withMetadata(meta(spec, spec.name()))
+                .withMetadata(OwnedMeta.of(spec, spec.name()))
                 .withNewSpec()
                 .withReplicas(spec.replicas())
                 .withNewSelector().withMatchLabels(Names.selector(spec.name())).endSelector()
@@ -108,7 +70,7 @@ public final class ManifestFactory {
                 .endSpec()
                 .build();
         Service service = new ServiceBuilder()
-                .withMetadata(meta(spec, spec.name()))
+                .withMetadata(OwnedMeta.of(spec, spec.name()))
                 .withNewSpec()
                 .withType("ClusterIP")
                 .withSelector(Names.selector(spec.name()))
@@ -116,266 +78,6 @@ public final class ManifestFactory {
                 .withTargetPort(new IntOrString(Names.MCP_PORT_NAME)).withProtocol("TCP").endPort()
                 .endSpec()
                 .build();
-        return new Manifests(configMap, deployment, service, disruptionBudget(spec), networkPolicy(spec, admin), hash);
-    }
-
-    private static PodSpec podSpec(CheckedSpec spec, int concurrency) {
-        RagSearchSpec s = spec.spec();
-        List<Volume> volumes = new ArrayList<>();
-        List<VolumeMount> mounts = new ArrayList<>();
-        volumes.add(new VolumeBuilder().withName("config").withNewConfigMap().withName(Names.configMap(spec)).endConfigMap().build());
-        mounts.add(mount("config", Names.CONFIG_DIR, true, null));
-        // Read-only root filesystem: the JVM, ONNX Runtime and the tokenizer native library need a writable /tmp.
-        volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity(spec.tmpSize()))
-                .endEmptyDir().build());
-        mounts.add(mount("tmp", "/tmp", false, null));
-        for (Project p : s.projects) {
-            if (p.source.configMap != null) {
-                String volume = Names.corpusVolume(p.name);
-                volumes.add(new VolumeBuilder().withName(volume).withNewConfigMap().withName(p.source.configMap).endConfigMap().build());
-                mounts.add(mount(volume, Names.CORPUS_DIR + "/" + p.name, true, null));
-            }
-        }
-        List<Container> initContainers = new ArrayList<>();
-        boolean fetched = false;
-        boolean modelDir = false;
-        Map<String, ModelSource> models = new LinkedHashMap<>();
-        if (s.models != null) {
-            if (s.models.embedding != null) {
-                models.put("embedding", s.models.embedding);
-            }
-            if (s.models.reranker != null) {
-                models.put("reranker", s.models.reranker);
-            }
-        }
-        for (Map.Entry<String, ModelSource> e : models.entrySet()) {
-            String role = e.getKey();
-            ModelSource m = e.getValue();
-            if (m.pvc != null) {
-                modelDir = true;
-                String volume = "model-" + role;
-                volumes.add(new VolumeBuilder().withName(volume).withNewPersistentVolumeClaim()
-                        .withClaimName(m.pvc.claimName).withReadOnly(true).endPersistentVolumeClaim().build());
-                mounts.add(mount(volume, Names.MODEL_DIR + "/" + role, true, emptyToNull(m.pvc.path)));
-            } else if (m.url != null) {
-                modelDir = true;
-                fetched = true;
-                initContainers.add(fetchContainer(spec, role, m));
-            }
-        }
-        if (fetched) {
-            volumes.add(new VolumeBuilder().withName("models").withNewEmptyDir().withSizeLimit(new Quantity(spec.modelsSize()))
-                    .endEmptyDir().build());
-            mounts.add(mount("models", Names.MODEL_DIR, true, null));
-        }
-        Container server = new ContainerBuilder()
-                .withName(Names.SERVER_CONTAINER)
-                .withImage(spec.image())
-                .withArgs("serve")
-                .addNewPort().withName(Names.MCP_PORT_NAME).withContainerPort(Names.MCP_PORT).withProtocol("TCP").endPort()
-                .addNewPort().withName(Names.ADMIN_PORT_NAME).withContainerPort(Names.ADMIN_PORT).withProtocol("TCP").endPort()
-                .withEnv(env(spec, concurrency, modelDir))
-                .withResources(resources(spec, fetched))
-                .withLifecycle(PodPlacement.lifecycle(spec))
-                // Model load, index build and calibration take their time: the startup probe
-                // covers it, so liveness never has to wait for a slow start.
-                .withStartupProbe(probe("/startupz", STARTUP_PERIOD_SECONDS, 3,
-                        Math.max(1, (spec.startupTimeoutSeconds() + STARTUP_PERIOD_SECONDS - 1) / STARTUP_PERIOD_SECONDS)))
-                // The admin listener never waits for tool work, so a busy pod still answers /livez.
-                .withLivenessProbe(probe("/livez", 10, 5, 3))
-                .withReadinessProbe(probe("/readyz", 5, 3, 2))
-                .withSecurityContext(containerSecurity())
-                .withVolumeMounts(mounts)
-                .build();
-        PodSpecBuilder pod = new PodSpecBuilder()
-                .withInitContainers(initContainers)
-                .withContainers(server)
-                .withVolumes(volumes)
-                .withAutomountServiceAccountToken(false);
-        PodPlacement.apply(spec, pod);
-        return pod.build();
-    }
-
-    /** The server image's own fetch command: download, check sha256, unpack into /models/ROLE. */
-    private static Container fetchContainer(CheckedSpec spec, String role, ModelSource m) {
-        return new ContainerBuilder()
-                .withName("fetch-" + role)
-                .withImage(spec.image())
-                .withArgs("fetch", "--url", m.url, "--sha256", m.sha256, "--to", Names.MODEL_DIR + "/" + role)
-                .withResources(resources(spec, true))
-                .withSecurityContext(containerSecurity())
-                .withVolumeMounts(mount("models", Names.MODEL_DIR, false, null), mount("tmp", "/tmp", false, null))
-                .build();
-    }
-
-    private static List<EnvVar> env(CheckedSpec spec, int concurrency, boolean modelDir) {
-        List<EnvVar> env = new ArrayList<>();
-        env.add(plain("RAGSEARCH_CONFIG", Names.CONFIG_DIR + "/" + Names.CONFIG_FILE));
-        env.add(plain("RAGSEARCH_RERANK_CONCURRENCY", Integer.toString(concurrency)));
-        env.add(plain("RAGSEARCH_BIND_ADDRESS", "0.0.0.0"));
-        env.add(plain("RAGSEARCH_MCP_PORT", Integer.toString(Names.MCP_PORT)));
-        env.add(plain("RAGSEARCH_ADMIN_PORT", Integer.toString(Names.ADMIN_PORT)));
-        if (modelDir) {
-            env.add(plain("RAGSEARCH_MODEL_DIR", Names.MODEL_DIR));
-        }
-        RagSearchSpec s = spec.spec();
-        if (s.database != null) {
-            String secret = s.database.secretRef.name;
-            env.add(fromSecret("RAGSEARCH_DB_URL", secret, Database.URL_KEY));
-            env.add(fromSecret("RAGSEARCH_DB_USER", secret, Database.USER_KEY));
-            env.add(fromSecret("RAGSEARCH_DB_PASSWORD", secret, Database.PASSWORD_KEY));
-        }
-        if (s.auth != null) {
-            env.add(fromSecret("RAGSEARCH_AUTH_TOKEN", s.auth.bearerTokenSecretRef.name, Auth.TOKEN_KEY));
-        }
-        // Java 17 takes the file-name encoding from the locale: Korean file names need UTF-8.
-        env.add(plain("LANG", "C.UTF-8"));
-        // The root filesystem is read-only: the tokenizer library unpacks its native part under /tmp.
-        env.add(plain("DJL_CACHE_DIR", "/tmp/djl"));
-        // A sized heap (HeapSize): the calibration counts heap the JVM may still take as resident.
-        // An out-of-memory error in the heap leaves a half-working JVM: exit and let the kubelet restart it.
-        env.add(plain("JAVA_TOOL_OPTIONS", HeapSize.flag(spec.heapBytes()) + " -XX:+ExitOnOutOfMemoryError"));
-        return env;
-    }
-
-    /**
-     * Memory request = limit (the budget is computed against it); CPU request = limit when given.
-     * Ephemeral storage: requested what the emptyDirs may hold (their sizeLimits evict beyond it),
-     * so the scheduler places the pod where that much disk is free.
-     */
-    private static ResourceRequirements resources(CheckedSpec spec, boolean fetchesModels) {
-        BigDecimal disk = Quantity.getAmountInBytes(new Quantity(spec.tmpSize()));
-        if (fetchesModels) {
-            disk = disk.add(Quantity.getAmountInBytes(new Quantity(spec.modelsSize())));
-        }
-        ResourceRequirementsBuilder b = new ResourceRequirementsBuilder()
-                .addToLimits("memory", new Quantity(spec.memory()))
-                .addToRequests("memory", new Quantity(spec.memory()))
-                .addToRequests("ephemeral-storage", new Quantity(disk.setScale(0, RoundingMode.CEILING).toPlainString()));
-        if (spec.cpu() != null) {
-            b.addToLimits("cpu", new Quantity(spec.cpu())).addToRequests("cpu", new Quantity(spec.cpu()));
-        }
-        return b.build();
-    }
-
-    private static PodDisruptionBudget disruptionBudget(CheckedSpec spec) {
-        if (spec.spec().podDisruptionBudget == null) {
-            return null;
-        }
-        Integer min = spec.spec().podDisruptionBudget.minAvailable;
-        return new PodDisruptionBudgetBuilder()
-                .withMetadata(meta(spec, spec.name()))
-                .withNewSpec()
-                .withMinAvailable(new IntOrString(min == null ? 1 : min))
-                .withNewSelector().withMatchLabels(Names.selector(spec.name())).endSelector()
-                .endSpec()
-                .build();
-    }
-
-    private static NetworkPolicy networkPolicy(CheckedSpec spec, AdminAccess admin) {
-        var access = spec.spec().networkPolicy;
-        if (access == null) {
-            return null;
-        }
-        NetworkPolicyPeerBuilder clients = new NetworkPolicyPeerBuilder()
-                .withNewPodSelector().withMatchLabels(access.clientPodLabels == null ? Map.of() : access.clientPodLabels).endPodSelector();
-        if (access.clientNamespaceLabels != null) {
-            clients.withNewNamespaceSelector().withMatchLabels(access.clientNamespaceLabels).endNamespaceSelector();
-        }
-        // The operator's pods, in the operator's namespace only (any namespace when it is not known, as in render).
-        NetworkPolicyPeer operator = new NetworkPolicyPeerBuilder()
-                .withNewNamespaceSelector().withMatchLabels(admin.operatorNamespace() == null ? Map.of()
-                        : Map.of(AdminAccess.NAMESPACE_NAME_LABEL, admin.operatorNamespace())).endNamespaceSelector()
-                .withNewPodSelector().addToMatchLabels(Names.LABEL_NAME, Names.MANAGED_BY).endPodSelector()
-                .build();
-        List<NetworkPolicyPeer> adminPeers = new ArrayList<>(List.of(operator));
-        if (admin.scraped()) {
-            NetworkPolicyPeerBuilder scraper = new NetworkPolicyPeerBuilder().withNewPodSelector()
-                    .withMatchLabels(admin.scrapePodLabels() == null ? Map.of() : admin.scrapePodLabels()).endPodSelector();
-            if (admin.scrapeNamespace() != null) {
-                scraper.withNewNamespaceSelector().withMatchLabels(Map.of(AdminAccess.NAMESPACE_NAME_LABEL, admin.scrapeNamespace()))
-                        .endNamespaceSelector();
-            }
-            adminPeers.add(scraper.build());
-        }
-        return new NetworkPolicyBuilder()
-                .withMetadata(meta(spec, spec.name()))
-                .withNewSpec()
-                .withNewPodSelector().withMatchLabels(Names.selector(spec.name())).endPodSelector()
-                .withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(clients.build())
-                .addNewPort().withPort(new IntOrString(Names.MCP_PORT)).withProtocol("TCP").endPort().endIngress()
-                .addNewIngress().withFrom(adminPeers)
-                .addNewPort().withPort(new IntOrString(Names.ADMIN_PORT)).withProtocol("TCP").endPort().endIngress()
-                .endSpec()
-                .build();
-    }
-
-    private static ObjectMeta meta(CheckedSpec spec, String name) {
-        ObjectMetaBuilder b = new ObjectMetaBuilder()
-                .withName(name)
-                .withNamespace(spec.namespace())
-                .withLabels(Names.labels(spec.name()));
-        RagSearch owner = spec.resource();
-        if (owner.getMetadata().getUid() != null) {
-            OwnerReference ref = new OwnerReferenceBuilder()
-                    .withApiVersion(RagSearch.API_VERSION).withKind("RagSearch")
-                    .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid())
-                    .withController(true).withBlockOwnerDeletion(true)
-                    .build();
-            b.withOwnerReferences(ref);
-        }
-        return b.build();
-    }
-
-    private static Probe probe(String path, int period, int timeout, int failures) {
-        return new ProbeBuilder()
-                .withNewHttpGet().withPath(path).withPort(new IntOrString(Names.ADMIN_PORT_NAME)).endHttpGet()
-                .withPeriodSeconds(period).withTimeoutSeconds(timeout).withFailureThreshold(failures).withSuccessThreshold(1)
-                .build();
-    }
-
-    private static SecurityContext containerSecurity() {
-        return new SecurityContextBuilder()
-                .withAllowPrivilegeEscalation(false)
-                .withReadOnlyRootFilesystem(true)
-                .withRunAsNonRoot(true)
-                .withNewCapabilities().withDrop("ALL").endCapabilities()
-                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-                .build();
-    }
-
-    private static VolumeMount mount(String volume, String path, boolean readOnly, String subPath) {
-        return new VolumeMountBuilder().withName(volume).withMountPath(path).withReadOnly(readOnly).withSubPath(subPath).build();
-    }
-
-    private static EnvVar plain(String name, String value) {
-        return new EnvVarBuilder().withName(name).withValue(value).build();
-    }
-
-    private static EnvVar fromSecret(String name, String secret, String key) {
-        return new EnvVarBuilder().withName(name).withNewValueFrom()
-                .withNewSecretKeyRef().withName(secret).withKey(key).endSecretKeyRef().endValueFrom().build();
-    }
-
-    private static String emptyToNull(String s) {
-        return s == null || s.isBlank() ? null : s;
-    }
-
-    /** The first 16 hex digits of the text's sha256: short enough for a label value. */
-    public static String hash(String text) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
-    }
-
-    /** What a calibration depends on: the same key means the same measurement conditions. */
-    public static String calibrationKey(CheckedSpec spec) {
-        return hash(String.join("\n", spec.image(), Long.toString(spec.memoryBytes()), Long.toString(spec.heapBytes()),
-                String.valueOf(spec.cpuMillis()),
-                String.valueOf(spec.rerankerSource()), Integer.toString(spec.intraOpThreads())));
+        return new Manifests(configMap, deployment, service, PolicyObjects.disruptionBudget(spec), PolicyObjects.networkPolicy(spec, admin), hash);
     }
 }

@@ -8,7 +8,8 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.ragsearch.operator.model.PodSettings;
-import io.ragsearch.operator.reconcile.CheckedSpec;
+import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -6,6 +6,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.naming.Names;
 
 /** The Service of a RagSearch, as {@link ManifestFactory} built it for this reconcile. */
 @KubernetesDependent(informer = @Informer(labelSelector = Names.MANAGED_SELECTOR))

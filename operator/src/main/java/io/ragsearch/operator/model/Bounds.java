@@ -8,8 +8,14 @@ package io.ragsearch.operator.model;
 public final class Bounds {
     /** DNS subdomain names: Secrets, ConfigMaps, claims, priority classes. */
     public static final int OBJECT_NAME = 253;
-    /** Project and built-in model names: the server's own rule allows 63. */
-    public static final int NAME = 63;
+    /** Project and built-in model names: the contract's project-name length. */
+    public static final int NAME = io.ragsearch.contract.settings.Bounds.PROJECT_NAME_MAX_LENGTH;
+    /** The contract's rules, here as constants the schema annotations can name. */
+    public static final String PROJECT_NAME_REGEX = io.ragsearch.contract.settings.Bounds.PROJECT_NAME_REGEX;
+    public static final String LANGUAGE_REGEX = io.ragsearch.contract.settings.Bounds.LANGUAGE_REGEX;
+    public static final String RETRIEVAL_REGEX = io.ragsearch.contract.settings.Bounds.RETRIEVAL_REGEX;
+    public static final int MAX_SEQ_LEN_MIN = io.ragsearch.contract.settings.Bounds.MAX_SEQ_LEN_MIN;
+    public static final int MAX_SEQ_LEN_MAX = io.ragsearch.contract.settings.Bounds.MAX_SEQ_LEN_MAX;
     /** An image reference: registry/path (255) + tag (128) or digest (71), with room to spare. */
     public static final int IMAGE = 512;
     public static final int URL = 2048;

@@ -7,6 +7,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.ragsearch.contract.BuiltinModels;
 
 /** Exactly one of builtin, pvc or url. A URL needs its sha256: the init container verifies it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -15,7 +16,8 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "!has(self.url) || has(self.sha256)", message = "a url needs its sha256")
 public class ModelSource {
     @Size(max = Bounds.NAME)
-    @JsonPropertyDescription("A model shipped in the server image: all-minilm-l6-v2 (embedding), minilm-pair (reranker cost stand-in).")
+    @JsonPropertyDescription("A model shipped in the server image: " + BuiltinModels.EMBEDDING_MINILM + " (embedding), "
+            + BuiltinModels.RERANK_STAND_IN + " (reranker cost stand-in).")
     public String builtin;
 
     @JsonPropertyDescription("A model directory (model.onnx + tokenizer.json) on a PersistentVolumeClaim, mounted read-only.")
@@ -31,8 +33,8 @@ public class ModelSource {
     @JsonPropertyDescription("Hex sha256 of the file at url.")
     public String sha256;
 
-    @Min(16)
-    @Max(8192)
+    @Min(Bounds.MAX_SEQ_LEN_MIN)
+    @Max(Bounds.MAX_SEQ_LEN_MAX)
     @JsonPropertyDescription("Reranker only: longest pair in tokens (default 256). Calibration measures at this length.")
     public Integer maxSeqLen;
 }

@@ -8,11 +8,8 @@ import io.fabric8.generator.annotation.Size;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Project {
-    /** Same rule as the server's project names, so a name the CRD accepts the server accepts. */
-    public static final String NAME_PATTERN = "^[a-z0-9][a-z0-9._-]{0,62}$";
-
     @Required
-    @Pattern(NAME_PATTERN)
+    @Pattern(Bounds.PROJECT_NAME_REGEX)
     @Size(max = Bounds.NAME)
     @JsonPropertyDescription("Name agents pass to the search tools.")
     public String name;
@@ -24,14 +21,14 @@ public class Project {
     @Required
     public ProjectSource source;
 
-    @Pattern("^(auto|ko|en)$")
+    @Pattern(Bounds.LANGUAGE_REGEX)
     @Size(max = 4)
     @JsonPropertyDescription("Document language: auto (default), ko, en.")
     public String language;
 
-    @Pattern("^(auto|lexical|hybrid)$")
+    @Pattern(Bounds.RETRIEVAL_REGEX)
     @Size(max = 7)
-    @JsonPropertyDescription("Retrieval: auto (default; hybrid only where the embedding model covers the language), lexical, hybrid.")
+    @JsonPropertyDescription("Retrieval: auto (default; hybrid only where the embedding model covers the language), lexical, vector, hybrid.")
     public String retrieval;
 
     @JsonPropertyDescription("This project's relevance gate; overrides spec.gate.")

@@ -1,8 +1,8 @@
 package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.operator.calibration.CalibrationClient;
-import io.ragsearch.operator.calibration.CalibrationReport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +24,7 @@ public final class CalibrationReader {
 
     private final CalibrationClient client;
     private final int adminPort;
-    private final Map<String, CalibrationReport> byPodUid = new ConcurrentHashMap<>();
+    private final Map<String, Calibration> byPodUid = new ConcurrentHashMap<>();
 
     public CalibrationReader(CalibrationClient client, int adminPort) {
         this.client = client;
@@ -36,7 +36,7 @@ public final class CalibrationReader {
         List<RerankPlanner.PodMeasurement> out = new ArrayList<>();
         for (Pod pod : pods) {
             String uid = pod.getMetadata().getUid() == null ? pod.getMetadata().getName() : pod.getMetadata().getUid();
-            CalibrationReport report = byPodUid.get(uid);
+            Calibration report = byPodUid.get(uid);
             if (report == null) {
                 report = fetch(pod).orElse(null);
                 if (report == null) {
@@ -55,7 +55,7 @@ public final class CalibrationReader {
         return out;
     }
 
-    private Optional<CalibrationReport> fetch(Pod pod) {
+    private Optional<Calibration> fetch(Pod pod) {
         try {
             return client.fetch(pod.getStatus().getPodIP(), adminPort);
         } catch (IOException | RuntimeException e) {

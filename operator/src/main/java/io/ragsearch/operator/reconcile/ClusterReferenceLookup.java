@@ -2,6 +2,7 @@ package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.ragsearch.operator.spec.ReferenceLookup;
 
 import java.util.HashSet;
 import java.util.Optional;

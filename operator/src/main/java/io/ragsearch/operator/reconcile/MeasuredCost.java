@@ -1,7 +1,7 @@
 package io.ragsearch.operator.reconcile;
 
-import io.ragsearch.operator.budget.RerankBudget;
-import io.ragsearch.operator.calibration.CalibrationReport;
+import io.ragsearch.contract.budget.RerankBudget;
+import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.operator.model.RerankStatus;
 
 import java.util.Optional;
@@ -10,7 +10,7 @@ import java.util.Optional;
 public record MeasuredCost(long residentBytes, long perRunBytes, int intraOpThreads, String method, String measuredAt,
                            Long measuredUnderLimitBytes, String measuredBy, String rerankerDigest) {
 
-    public static MeasuredCost of(String pod, CalibrationReport r) {
+    public static MeasuredCost of(String pod, Calibration r) {
         return new MeasuredCost(r.residentBytes(), r.perRunBytes(), Math.max(1, r.intraOpThreads()), r.method(),
                 r.measuredAt(), r.memoryLimitBytes(), pod, r.rerankerDigest());
     }

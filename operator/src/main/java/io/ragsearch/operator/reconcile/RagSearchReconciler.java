@@ -14,18 +14,21 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.ragsearch.operator.dependent.AdminAccess;
+import io.ragsearch.operator.dependent.CalibrationKey;
 import io.ragsearch.operator.dependent.DisruptionBudgetDependent;
 import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.dependent.Manifests;
-import io.ragsearch.operator.dependent.Names;
 import io.ragsearch.operator.dependent.NetworkPolicyDependent;
 import io.ragsearch.operator.dependent.OptionalObjectWanted;
 import io.ragsearch.operator.dependent.ServerConfigMapDependent;
 import io.ragsearch.operator.dependent.ServerDeploymentDependent;
 import io.ragsearch.operator.dependent.ServerServiceDependent;
-import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.metrics.OperatorMetrics;
+import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchStatus;
+import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.spec.CheckedSpec;
+import io.ragsearch.operator.spec.SpecCheck;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -137,7 +140,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         }
         CheckedSpec spec = checked.spec().orElseThrow();
         RolloutPods pods = new RolloutPods(context.getSecondaryResources(Pod.class));
-        String key = ManifestFactory.calibrationKey(spec);
+        String key = CalibrationKey.of(spec);
         RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, old == null ? null : old.rerank,
                 calibrations.read(pods.readyWith(Names.CALIBRATION_KEY, key)));
         Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency(), key,

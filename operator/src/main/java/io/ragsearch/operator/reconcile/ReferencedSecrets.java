@@ -2,8 +2,9 @@ package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.model.RagSearchSpec;
+import io.ragsearch.operator.naming.ConfigHash;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,6 @@ final class ReferencedSecrets {
             }
             all.append(name).append('\0').append(data).append('\0');
         }
-        return ManifestFactory.hash(all.toString());
+        return ConfigHash.of(all.toString());
     }
 }

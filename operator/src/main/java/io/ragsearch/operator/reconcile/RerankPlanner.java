@@ -1,7 +1,8 @@
 package io.ragsearch.operator.reconcile;
 
-import io.ragsearch.operator.budget.RerankBudget;
+import io.ragsearch.contract.budget.RerankBudget;
 import io.ragsearch.operator.model.RerankStatus;
+import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.util.List;
 

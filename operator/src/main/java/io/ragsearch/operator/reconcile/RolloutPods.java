@@ -1,7 +1,7 @@
 package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.ragsearch.operator.dependent.Names;
+import io.ragsearch.operator.naming.Names;
 
 import java.util.Collection;
 import java.util.List;

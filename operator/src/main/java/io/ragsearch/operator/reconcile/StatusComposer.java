@@ -2,10 +2,11 @@ package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.ragsearch.operator.budget.Mebibytes;
-import io.ragsearch.operator.dependent.Names;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchStatus;
 import io.ragsearch.operator.model.RerankStatus;
+import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.time.Instant;
 import java.util.List;

@@ -1,12 +1,11 @@
 package io.ragsearch.operator.cli;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.DynamicTest.dynamicTest;
-
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +15,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 /**
  * The render half of the bad-input catalogue: RagSearch files the API server would reject, or
@@ -90,7 +91,7 @@ class RenderBadInputCatalogueTest {
         cases.add(bad("pvc.path absolute", base(RESOURCES + PROJECT
                 + "  models:\n    reranker: {pvc: {claimName: models, path: /etc}}\n"), "pvc.path must be a relative path"));
         cases.add(bad("project name with a capital", base(RESOURCES + "  projects:\n    - {name: Handbook, source: {configMap: d}}\n"),
-                "must be lower-case"));
+                "must be 1 to 63 lower-case letters"));
         cases.add(bad("a list where an object belongs", base("  resources: [1500Mi]\n" + PROJECT), "spec.resources: expected an object"));
         cases.add(bad("not YAML at all", "{{{{", "not valid YAML"));
         cases.add(bad("empty file", "", "found nothing"));

@@ -7,8 +7,9 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.ragsearch.config.ConfigLoader;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
+import io.ragsearch.contract.settings.SettingsRules;
+import io.ragsearch.operator.dependent.RenderedSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,12 +73,12 @@ class RenderCommandTest {
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().contains("no measurement: 1 until a pod reports /calibration"), run.out());
         ConfigMap config = (ConfigMap) objects(run.out()).get(0);
-        ServerConfig parsed = ConfigLoader.parse(config.getData().get("config.yaml"), "rendered ConfigMap");
-        parsed.validate();
+        ServerSettings parsed = RenderedSettings.parse(config.getData().get("config.yaml"));
+        assertEquals(List.of(), SettingsRules.problems(parsed));
         assertEquals("handbook", parsed.projects().get(0).name());
         assertEquals("/corpus/handbook", parsed.projects().get(0).source().directory());
         assertEquals("minilm-pair", parsed.projects().get(0).reranker().builtin());
-        assertEquals(0.5, parsed.projects().get(0).threshold());
+        assertEquals(0.5, parsed.projects().get(0).gate().threshold());
     }
 
     @Test

@@ -5,17 +5,18 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.ragsearch.config.ConfigLoader;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
+import io.ragsearch.contract.settings.SettingsRules;
 import io.ragsearch.operator.model.Auth;
 import io.ragsearch.operator.model.Database;
 import io.ragsearch.operator.model.ModelSource;
 import io.ragsearch.operator.model.PvcModel;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.SecretKeys;
-import io.ragsearch.operator.reconcile.CheckedSpec;
-import io.ragsearch.operator.reconcile.SpecCheck;
-import io.ragsearch.operator.reconcile.SpecCheckTest;
+import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.spec.CheckedSpec;
+import io.ragsearch.operator.spec.SpecCheck;
+import io.ragsearch.operator.spec.SpecCheckTest;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -45,7 +46,8 @@ class ManifestFactoryTest {
         assertEquals(Boolean.TRUE, mount(server(pod), "models").getReadOnly());
         assertTrue(volume(pod, "models").getEmptyDir() != null);
         assertEquals("/models", env(server(pod), "RAGSEARCH_MODEL_DIR").getValue());
-        ServerConfig config = ConfigLoader.parse(m.configMap().getData().get("config.yaml"), "test");
+        ServerSettings config = RenderedSettings.parse(m.configMap().getData().get("config.yaml"));
+        assertEquals(java.util.List.of(), SettingsRules.problems(config));
         assertEquals("reranker", config.projects().get(0).reranker().path(), "resolved below RAGSEARCH_MODEL_DIR");
     }
 

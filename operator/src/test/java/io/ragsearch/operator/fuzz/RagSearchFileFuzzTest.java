@@ -1,20 +1,23 @@
 package io.ragsearch.operator.fuzz;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.ragsearch.operator.cli.RagSearchFile;
+import io.ragsearch.operator.dependent.CalibrationKey;
 import io.ragsearch.operator.dependent.ManifestFactory;
+import io.ragsearch.operator.file.RagSearchFile;
+import io.ragsearch.operator.file.RagSearchFileException;
 import io.ragsearch.operator.model.RagSearch;
-import io.ragsearch.operator.reconcile.CheckedSpec;
-import io.ragsearch.operator.reconcile.SpecCheck;
-import java.util.regex.Pattern;
+import io.ragsearch.operator.spec.CheckedSpec;
+import io.ragsearch.operator.spec.SpecCheck;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Property-based fuzzing of the RagSearch loader and everything render does after it: any text
@@ -49,7 +52,7 @@ class RagSearchFileFuzzTest {
         try {
             resource = RagSearchFile.parse("fuzz.yaml", text);
         } catch (RuntimeException e) {
-            assertTrue(e.getClass().getSimpleName().equals("UsageProblem"), "only a usage problem: " + e);
+            assertTrue(e instanceof RagSearchFileException, "only a file problem: " + e);
             assertFalse(LEAK.matcher(String.valueOf(e.getMessage())).find(), e.getMessage());
             return;
         }
@@ -62,7 +65,7 @@ class RagSearchFileFuzzTest {
             return;
         }
         CheckedSpec spec = checked.spec().orElseThrow();
-        assertNotNull(ManifestFactory.build(spec, 1, ManifestFactory.calibrationKey(spec)).all());
+        assertNotNull(ManifestFactory.build(spec, 1, CalibrationKey.of(spec)).all());
     }
 
     @Property
@@ -70,7 +73,7 @@ class RagSearchFileFuzzTest {
         try {
             RagSearchFile.parse("fuzz.yaml", text);
         } catch (RuntimeException e) {
-            assertTrue(e.getClass().getSimpleName().equals("UsageProblem"), "only a usage problem: " + e);
+            assertTrue(e instanceof RagSearchFileException, "only a file problem: " + e);
         }
     }
 }

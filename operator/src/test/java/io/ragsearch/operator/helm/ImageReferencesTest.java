@@ -3,7 +3,7 @@ package io.ragsearch.operator.helm;
 import com.marcnuri.helm.Helm;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.ragsearch.operator.cli.RagSearchFile;
+import io.ragsearch.operator.file.RagSearchFile;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

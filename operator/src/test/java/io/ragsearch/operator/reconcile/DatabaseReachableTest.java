@@ -39,7 +39,9 @@ class DatabaseReachableTest extends MockOperatorTest {
         pods.info("10.7.0.2", connected);
         MockCluster.readyPod(client, d, "rules-a", "10.7.0.1");
         MockCluster.readyPod(client, d, "rules-b", "10.7.0.2");
-        Condition up = await().atMost(WAIT).until(() -> condition(ns), c -> c != null && "True".equals(c.getStatus()));
+        // A reconcile may run between the two pods becoming ready: wait for the one that has seen both.
+        Condition up = await().atMost(WAIT).until(() -> condition(ns),
+                c -> c != null && "True".equals(c.getStatus()) && c.getMessage().startsWith("2 pod(s)"));
         assertEquals("Connected", up.getReason());
         assertTrue(up.getMessage().startsWith("2 pod(s)"), up.getMessage());
 

@@ -1,8 +1,9 @@
 package io.ragsearch.operator.reconcile;
 
 import com.sun.net.httpserver.HttpServer;
+import io.ragsearch.contract.calibration.Calibration;
+import io.ragsearch.contract.calibration.CalibrationJson;
 import io.ragsearch.operator.calibration.CalibrationClient;
-import io.ragsearch.operator.calibration.CalibrationReport;
 import io.ragsearch.operator.calibration.HttpCalibrationClient;
 
 import java.io.IOException;
@@ -30,10 +31,9 @@ final class FakeCalibrationEndpoints implements CalibrationClient, AutoCloseable
 
     /** Makes the pod at {@code podIp} answer this measurement. */
     void measure(String podIp, long residentBytes, long perRunBytes, Long limitBytes, String digest) {
-        bodies.put(podIp, "{\"method\":\"cgroup-v2\",\"memoryLimitBytes\":" + limitBytes + ",\"residentBytes\":" + residentBytes
-                + ",\"perRunBytes\":" + perRunBytes + ",\"samples\":4,\"batch\":32,\"maxSeqLen\":256,\"intraOpThreads\":1,"
-                + "\"rerankerDigest\":\"" + digest + "\",\"measuredAt\":\"2026-12-02T19:00:0" + (bodies.size() % 10)
-                + "Z\",\"reranker\":\"minilm-pair\"}");
+        String measuredAt = "2026-12-02T19:00:0" + (bodies.size() % 10) + "Z";
+        bodies.put(podIp, CalibrationJson.write(new Calibration("cgroup-v2", limitBytes, residentBytes, perRunBytes, 4, 32,
+                256, 1, digest, measuredAt, "minilm-pair", null, null, null, null, null)));
         server(podIp);
     }
 
@@ -58,7 +58,7 @@ final class FakeCalibrationEndpoints implements CalibrationClient, AutoCloseable
     }
 
     @Override
-    public Optional<CalibrationReport> fetch(String podIp, int adminPort) throws IOException {
+    public Optional<Calibration> fetch(String podIp, int adminPort) throws IOException {
         HttpServer server = servers.get(podIp);
         if (server == null) {
             throw new IOException("connection refused: " + podIp + ":" + adminPort);

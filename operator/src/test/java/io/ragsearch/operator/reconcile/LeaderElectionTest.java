@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.ragsearch.operator.dependent.Names;
+import io.ragsearch.operator.naming.Names;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

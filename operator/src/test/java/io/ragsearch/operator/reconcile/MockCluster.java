@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.ragsearch.operator.dependent.Names;
 import io.ragsearch.operator.model.ModelSource;
 import io.ragsearch.operator.model.Models;
 import io.ragsearch.operator.model.Project;
@@ -17,6 +16,7 @@ import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchSpec;
 import io.ragsearch.operator.model.Rerank;
 import io.ragsearch.operator.model.Resources;
+import io.ragsearch.operator.naming.Names;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,13 +3,16 @@ package io.ragsearch.operator.reconcile;
 import io.ragsearch.operator.model.ModelSource;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
+import io.ragsearch.operator.spec.CheckedSpec;
+import io.ragsearch.operator.spec.SpecCheck;
+import io.ragsearch.operator.spec.SpecCheckTest;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RerankPlannerTest {
     private static final long MIB = 1024L * 1024;

@@ -1,19 +1,20 @@
 package io.ragsearch.operator.reconcile;
 
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.ragsearch.operator.model.Auth;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.SecretKeys;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.Test;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /** Pods read Secrets as env at start only: rotating a referenced Secret's data must roll them. */
 class SecretRotationTest extends MockOperatorTest {
@@ -31,8 +32,9 @@ class SecretRotationTest extends MockOperatorTest {
         Deployment first = await().atMost(WAIT).until(() -> deployment(ns, "rules"), d -> d != null);
         String before = MockCluster.configHash(first);
 
-        Thread.sleep(2_000); // several reconciles (500 ms while no pod is ready): the same Secret keeps the hash
-        assertEquals(before, MockCluster.configHash(deployment(ns, "rules")));
+        // Several reconciles (500 ms apart while no pod is ready): the same Secret keeps the hash all along.
+        await().during(Duration.ofSeconds(2)).atMost(WAIT)
+                .until(() -> before.equals(MockCluster.configHash(deployment(ns, "rules"))));
 
         client.secrets().inNamespace(ns).resource(token("rotated-token")).update();
         Deployment rolled = await().atMost(WAIT).until(() -> deployment(ns, "rules"),

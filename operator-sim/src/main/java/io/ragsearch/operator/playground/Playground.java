@@ -1,0 +1,226 @@
+package io.ragsearch.operator.playground;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.ragsearch.operator.calibration.HttpCalibrationClient;
+import io.ragsearch.operator.file.RagSearchFile;
+import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.reconcile.OperatorRuntime;
+import io.ragsearch.operator.reconcile.RagSearchReconciler;
+import io.ragsearch.operator.simulator.PodSimulator;
+import io.ragsearch.operator.simulator.ReadyEndpoints;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The whole loop on one machine: an embedded stand-in API server, the operator, the pod
+ * simulator; the RagSearch file applied and re-applied on every save; the status printed as it
+ * changes. {@link #close()} stops everything it started.
+ */
+public final class Playground implements AutoCloseable {
+
+    /** What to run: the RagSearch file, the server jar, ConfigMaps to create from directories. */
+    public record Options(Path file, Path serverJar, Map<String, Path> docs, Path workDir, Duration refresh) {
+    }
+
+    private final Options options;
+    private final PrintStream out;
+    private final KubernetesMockServer api;
+    private final KubernetesClient client;
+    private final PodSimulator simulator;
+    private final OperatorRuntime operator;
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "playground");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Set<String> eventsShown = new HashSet<>();
+    private String lastView = "";
+    private long fileStamp = -1;
+    private volatile RagSearch applied;
+
+    public Playground(Options options, PrintStream out) throws IOException {
+        this.options = options;
+        this.out = out;
+        api = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        api.init(InetAddress.getLoopbackAddress(), 0);
+        client = api.createClient();
+        installCrd();
+        simulator = new PodSimulator(client, PodSimulator.Settings.of(options.serverJar(), options.workDir()));
+        operator = new OperatorRuntime(client, new HttpCalibrationClient(),
+                new RagSearchReconciler.Settings(Duration.ofSeconds(2), Duration.ofSeconds(60), Names.ADMIN_PORT), Set.of());
+    }
+
+    public void start() throws IOException {
+        out.println("""
+                ragsearch playground
+                  API server  embedded stand-in (fabric8's mock API server, CRUD mode) at %s
+                              — not a Kubernetes cluster: no scheduler, kubelet or garbage collector
+                  pods        real ragsearch-server processes started by the pod simulator, each on its
+                              own loopback address (127.0.0.N); memory limits %s
+                  reranker    builtin minilm-pair is the bundled cost stand-in: real rerank work for
+                              calibration, no ranking gain, until a trained cross-encoder is configured
+                  watching    %s (saved edits are applied again); Ctrl-C stops everything
+                  logs        %s
+                """.formatted(client.getMasterUrl(), simulator.memoryLimits(), options.file(),
+                options.workDir().resolve("pods")));
+        simulator.start();
+        operator.start();
+        ticker.scheduleWithFixedDelay(this::tick, 0, options.refresh().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The RagSearch as last applied from the file, read back from the API server. */
+    public RagSearch current() {
+        RagSearch a = applied;
+        return a == null ? null : client.resources(RagSearch.class).inNamespace(a.getMetadata().getNamespace())
+                .withName(a.getMetadata().getName()).get();
+    }
+
+    public KubernetesClient client() {
+        return client;
+    }
+
+    private void tick() {
+        try {
+            applyIfChanged();
+            show();
+        } catch (RuntimeException e) {
+            out.println(time() + " " + e.getMessage());
+        }
+    }
+
+    private void applyIfChanged() {
+        long stamp;
+        try {
+            stamp = Files.getLastModifiedTime(options.file()).toMillis() ^ Files.size(options.file());
+        } catch (IOException e) {
+            if (fileStamp != -2) {
+                out.println(time() + " cannot read " + options.file() + ": " + e.getMessage() + " (nothing applied)");
+            }
+            fileStamp = -2;
+            return;
+        }
+        if (stamp == fileStamp) {
+            return;
+        }
+        fileStamp = stamp;
+        RagSearch r;
+        try {
+            r = RagSearchFile.read(options.file());
+        } catch (RuntimeException e) {
+            // A half-saved or broken file changes nothing: what runs stays as it was.
+            out.println(time() + " not applied: " + e.getMessage());
+            return;
+        }
+        if (r.getMetadata().getNamespace() == null) {
+            r.getMetadata().setNamespace("default");
+        }
+        String ns = r.getMetadata().getNamespace();
+        if (client.namespaces().withName(ns).get() == null) {
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+        }
+        createDocs(ns);
+        RagSearch existing = client.resources(RagSearch.class).inNamespace(ns).withName(r.getMetadata().getName()).get();
+        if (existing == null) {
+            client.resource(r).create();
+            out.println(time() + " applied " + ns + "/" + r.getMetadata().getName() + " (created)");
+        } else {
+            existing.setSpec(r.getSpec());
+            client.resource(existing).update();
+            out.println(time() + " applied " + ns + "/" + r.getMetadata().getName() + " (updated)");
+        }
+        applied = r;
+    }
+
+    private void createDocs(String ns) {
+        for (Map.Entry<String, Path> d : options.docs().entrySet()) {
+            if (client.configMaps().inNamespace(ns).withName(d.getKey()).get() != null) {
+                continue;
+            }
+            Map<String, String> data = new LinkedHashMap<>();
+            try (Stream<Path> files = Files.list(d.getValue())) {
+                for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                    data.put(f.getFileName().toString(), Files.readString(f));
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("--docs " + d.getKey() + "=" + d.getValue() + ": " + e.getMessage(), e);
+            }
+            client.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName(d.getKey())
+                    .endMetadata().withData(data).build()).create();
+            out.println(time() + " ConfigMap " + ns + "/" + d.getKey() + " created from " + d.getValue() + " (" + data.size() + " files)");
+        }
+    }
+
+    private void show() {
+        RagSearch r = current();
+        if (r == null) {
+            return;
+        }
+        String ns = r.getMetadata().getNamespace();
+        for (Event e : client.v1().events().inNamespace(ns).list().getItems()) {
+            if (eventsShown.add(e.getMetadata().getName())) {
+                out.println(time() + " event " + e.getType() + " " + e.getReason() + ": " + e.getMessage());
+            }
+        }
+        var pods = client.pods().inNamespace(ns).withLabel(Names.LABEL_INSTANCE, r.getMetadata().getName()).list().getItems();
+        List<String> ready = ReadyEndpoints.of(client, ns, r.getMetadata().getName());
+        String view = StatusView.render(r, pods) + "  MCP here: " + (ready.isEmpty() ? "no ready pod yet"
+                : String.join(", ", ready.stream().map(ip -> "http://" + ip + ":" + Names.MCP_PORT + "/mcp").toList())) + "\n";
+        if (!view.equals(lastView)) {
+            lastView = view;
+            out.print(time() + " " + view);
+        }
+    }
+
+    private static String time() {
+        return "[" + LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "]";
+    }
+
+    private void installCrd() throws IOException {
+        try (InputStream in = Playground.class.getResourceAsStream("/META-INF/fabric8/ragsearches.ragsearch.io-v1.yml")) {
+            if (in == null) {
+                throw new IOException("the RagSearch CRD is not on the class path");
+            }
+            CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
+            client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+        }
+    }
+
+    /** Stops the pods' processes, the operator and the API server. */
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        long running = simulator.runningProcesses();
+        simulator.close();
+        operator.close();
+        client.close();
+        api.destroy();
+        out.println(time() + " stopped: " + running + " server process(es), the operator and the API server");
+    }
+}

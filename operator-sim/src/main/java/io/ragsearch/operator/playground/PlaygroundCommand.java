@@ -1,0 +1,95 @@
+package io.ragsearch.operator.playground;
+
+import io.ragsearch.operator.file.RagSearchFileException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The whole loop locally: embedded API server, operator, pod simulator, the file applied on every
+ * save. The entry point of ragsearch-operator-sim.jar (a development tool, not in the operator's jar).
+ */
+@Command(name = "ragsearch-playground", mixinStandardHelpOptions = true, version = "ragsearch-playground 0.1.0",
+        description = "Run an embedded stand-in API server, the operator and the pod simulator; apply the file and re-apply it on save.")
+public final class PlaygroundCommand implements Runnable {
+
+    @Option(names = {"-f", "--file"}, required = true, description = "RagSearch YAML file (watched)")
+    Path file;
+
+    @Option(names = "--server-jar", defaultValue = "search-server/target/ragsearch-server.jar",
+            description = "The search server jar the pods run (default ${DEFAULT-VALUE})")
+    Path serverJar;
+
+    @Option(names = "--docs", paramLabel = "CONFIGMAP=DIR",
+            description = "Create a ConfigMap of the files in DIR (repeatable), e.g. handbook-docs=examples/corpus/en")
+    Map<String, Path> docs = new LinkedHashMap<>();
+
+    @Option(names = "--work-dir", description = "Where pods' files and logs go (default: a new temporary directory)")
+    Path workDir;
+
+    /** Held so the level set on it is not lost to garbage collection. */
+    private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new PlaygroundCommand());
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            // A person reads this: the message, not a stack trace.
+            commandLine.getErr().println("ragsearch-playground: " + ex.getMessage());
+            return ex instanceof UsageProblem || ex instanceof RagSearchFileException ? 2 : 1;
+        });
+        return cli;
+    }
+
+    @Override
+    public void run() {
+        // The live view is the output: libraries' request logs would bury it (warnings still show).
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        System.setProperty("org.slf4j.simpleLogger.log.io.ragsearch.operator.simulator", "info");
+        MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+        if (!Files.isRegularFile(file)) {
+            throw new UsageProblem(file + ": no such file");
+        }
+        if (!Files.isRegularFile(serverJar)) {
+            throw new UsageProblem("server jar not found: " + serverJar
+                    + " (build it with: mvn -q -B -DskipTests package, or pass --server-jar)");
+        }
+        docs.forEach((name, dir) -> {
+            if (!Files.isDirectory(dir)) {
+                throw new UsageProblem("--docs " + name + "=" + dir + ": not a directory");
+            }
+        });
+        try {
+            Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("ragsearch-playground");
+            Playground playground = new Playground(new Playground.Options(file, serverJar, docs, work, Duration.ofSeconds(1)), System.out);
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                playground.close();
+                stopped.countDown();
+            }, "playground-shutdown"));
+            playground.start();
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("playground: " + e.getMessage(), e);
+        }
+    }
+
+    /** Bad input from the person at the terminal (exit code 2). */
+    static final class UsageProblem extends RuntimeException {
+        UsageProblem(String message) {
+            super(message);
+        }
+    }
+}

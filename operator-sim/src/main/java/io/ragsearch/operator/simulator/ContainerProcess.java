@@ -1,0 +1,92 @@
+package io.ragsearch.operator.simulator;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Quantity;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A pod's containers as processes: the init containers one after another, then the main one, in
+ * a memory cgroup at the container's limit where the machine allows it (so an overrun is an OOM
+ * kill, as in a cluster).
+ */
+final class ContainerProcess {
+    private final ContainerLauncher launcher;
+    private final MemoryCgroups cgroups;
+    private final String namespace;
+    private final String pod;
+    private final String ip;
+    private final Path podDir;
+    private MemoryCgroups.Limited cgroup;
+
+    ContainerProcess(ContainerLauncher launcher, MemoryCgroups cgroups, String namespace, String pod, String ip, Path podDir) {
+        this.launcher = launcher;
+        this.cgroups = cgroups;
+        this.namespace = namespace;
+        this.pod = pod;
+        this.ip = ip;
+        this.podDir = podDir;
+    }
+
+    /** Runs each init container to its end; one that fails stops the pod's start. */
+    void runInit(List<Container> inits, Map<String, Path> volumes, java.util.function.Consumer<String> onEach)
+            throws IOException, InterruptedException {
+        for (Container init : inits == null ? List.<Container>of() : inits) {
+            onEach.accept(init.getName());
+            int code = launcher.start(namespace, pod, ip, init, volumes, null, podDir).process().waitFor();
+            if (code != 0) {
+                throw new IOException("init container " + init.getName() + " exited with " + code + " (see " + podDir + ")");
+            }
+        }
+    }
+
+    /** Starts the main container (in its cgroup when limits are enforced here). */
+    synchronized Process start(Container main, Map<String, Path> volumes) throws IOException {
+        Long limit = memoryLimit(main);
+        if (cgroups.enforced() && limit != null) {
+            cgroup = cgroups.create(namespace + "_" + pod, limit);
+        }
+        return launcher.start(namespace, pod, ip, main, volumes, cgroup, podDir).process();
+    }
+
+    /** Whether the kernel OOM-killed something in the current cgroup. */
+    synchronized boolean oomKilled() {
+        return cgroup != null && cgroup.oomKills() > 0;
+    }
+
+    /** The run ended: its cgroup goes. */
+    synchronized void release() {
+        if (cgroup != null) {
+            cgroup.delete();
+            cgroup = null;
+        }
+    }
+
+    /** SIGTERM, then SIGKILL after the grace period. */
+    static void stop(Process p, long graceMillis) {
+        if (p == null || !p.isAlive()) {
+            return;
+        }
+        p.destroy();
+        try {
+            if (!p.waitFor(graceMillis, TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+        }
+    }
+
+    private static Long memoryLimit(Container c) {
+        if (c.getResources() == null || c.getResources().getLimits() == null) {
+            return null;
+        }
+        Quantity q = c.getResources().getLimits().get("memory");
+        return q == null ? null : Quantity.getAmountInBytes(q).longValue();
+    }
+}

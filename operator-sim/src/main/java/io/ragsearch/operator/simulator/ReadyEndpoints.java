@@ -1,0 +1,21 @@
+package io.ragsearch.operator.simulator;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.reconcile.RolloutPods;
+
+import java.util.List;
+
+/** What a Service would route to: the addresses of the ready pods of one RagSearch, as the API server shows them now. */
+public final class ReadyEndpoints {
+    private ReadyEndpoints() {
+    }
+
+    public static List<String> of(KubernetesClient client, String namespace, String instance) {
+        return client.pods().inNamespace(namespace).withLabel(Names.LABEL_INSTANCE, instance).list().getItems().stream()
+                .filter(RolloutPods::ready)
+                .map(Pod::getStatus).map(s -> s.getPodIP())
+                .sorted().toList();
+    }
+}

@@ -1,0 +1,310 @@
+package io.ragsearch.operator.simulator;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One pod's life: a Pod object in the API server and its containers run as processes
+ * ({@link ContainerProcess}), the template's probes run as a kubelet runs them
+ * ({@link ProbeState}), the result written into the pod's status ({@link PodStatusView}). A
+ * failed liveness or startup probe, or an exit, restarts the container with a growing back-off.
+ */
+final class SimPod {
+    private static final Logger LOG = LoggerFactory.getLogger(SimPod.class);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
+
+    final String namespace;
+    final String name;
+    final String ip;
+    final String templateHash;
+    private final PodTemplateSpec template;
+    private final KubernetesClient client;
+    private final ContainerProcess containers;
+    private final ScheduledExecutorService scheduler;
+    private final Path podDir;
+    private final ProbeState probes = new ProbeState();
+    private final List<ScheduledFuture<?>> probeTasks = new ArrayList<>();
+
+    private Process process;
+    private Map<String, Path> volumes;
+    private int generation;
+    private int restarts;
+    private boolean terminating;
+    private String waitingReason = "ContainerCreating";
+    private String waitingMessage;
+    private ContainerStatus lastTermination;
+    private Instant startedAt;
+    private String killReason;
+
+    /** Where a pod comes from and what runs it. */
+    record Identity(String namespace, String name, String ip, String templateHash) {
+    }
+
+    SimPod(KubernetesClient client, Identity id, PodTemplateSpec template, ContainerLauncher launcher,
+           MemoryCgroups cgroups, ScheduledExecutorService scheduler, Path workDir) {
+        this.client = client;
+        this.namespace = id.namespace();
+        this.name = id.name();
+        this.ip = id.ip();
+        this.templateHash = id.templateHash();
+        this.template = template;
+        this.scheduler = scheduler;
+        this.podDir = workDir.resolve("pods").resolve(namespace + "_" + name);
+        this.containers = new ContainerProcess(launcher, cgroups, namespace, name, ip, podDir);
+    }
+
+    /** Creates the Pod object and starts its containers. */
+    void start() {
+        client.pods().inNamespace(namespace).resource(new PodBuilder()
+                .withNewMetadata().withName(name).withNamespace(namespace)
+                .withLabels(template.getMetadata().getLabels()).withAnnotations(template.getMetadata().getAnnotations())
+                .endMetadata()
+                .withSpec(template.getSpec())
+                .build()).create();
+        publish();
+        scheduler.execute(this::runContainers);
+    }
+
+    synchronized boolean ready() {
+        return probes.ready() && !terminating;
+    }
+
+    synchronized boolean terminating() {
+        return terminating;
+    }
+
+    synchronized int restarts() {
+        return restarts;
+    }
+
+    Path log() {
+        return podDir.resolve(main().getName() + ".log");
+    }
+
+    private Container main() {
+        return template.getSpec().getContainers().get(0);
+    }
+
+    private void runContainers() {
+        int gen;
+        synchronized (this) {
+            if (terminating) {
+                return;
+            }
+            gen = ++generation;
+        }
+        try {
+            if (volumes == null) {
+                Files.createDirectories(podDir);
+                volumes = PodFiles.prepare(client, namespace, template.getSpec().getVolumes(), podDir);
+            }
+            containers.runInit(template.getSpec().getInitContainers(), volumes,
+                    init -> waiting("PodInitializing", "running init container " + init));
+            Process started = containers.start(main(), volumes);
+            synchronized (this) {
+                process = started;
+                startedAt = Instant.now();
+                waitingReason = null;
+                waitingMessage = null;
+                killReason = null;
+                probes.reset(Probe.of(ProbeKind.STARTUP, main()) != null);
+            }
+            publish();
+            started.onExit().thenAccept(p -> exited(gen, p.exitValue()));
+            scheduleProbes(gen);
+        } catch (IOException e) {
+            LOG.warn("pod {}/{}: {}", namespace, name, e.getMessage());
+            waiting("CreateContainerError", e.getMessage());
+            restartLater(gen);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void scheduleProbes(int gen) {
+        synchronized (this) {
+            for (ProbeKind kind : ProbeKind.values()) {
+                Probe p = Probe.of(kind, main());
+                if (p != null) {
+                    probeTasks.add(scheduler.scheduleWithFixedDelay(() -> probe(gen, p), p.initialDelaySeconds() * 1000L,
+                            p.periodSeconds() * 1000L, TimeUnit.MILLISECONDS));
+                }
+            }
+        }
+    }
+
+    private void probe(int gen, Probe p) {
+        synchronized (this) {
+            if (gen != generation || terminating || process == null || !process.isAlive() || !probes.runs(p.kind())) {
+                return;
+            }
+        }
+        boolean ok = p.check(ip);
+        ProbeState.Outcome outcome;
+        synchronized (this) {
+            if (gen != generation || terminating) {
+                return;
+            }
+            outcome = probes.record(p, ok);
+            if (outcome.killReason() != null) {
+                killReason = outcome.killReason();
+            }
+        }
+        if (outcome.killReason() != null) {
+            LOG.info("pod {}/{}: {}: restarting the container", namespace, name, outcome.killReason());
+            stopProcess(Duration.ofSeconds(grace()));
+        }
+        if (outcome.changed() || outcome.killReason() != null) {
+            publish();
+        }
+    }
+
+    private void exited(int gen, int code) {
+        boolean oom = containers.oomKilled();
+        synchronized (this) {
+            if (gen != generation) {
+                return;
+            }
+            probeTasks.forEach(t -> t.cancel(false));
+            probeTasks.clear();
+            probes.stopped();
+            String reason = oom ? "OOMKilled" : killReason != null ? "Error" : code == 0 ? "Completed" : "Error";
+            lastTermination = PodStatusView.terminated(code, reason, killReason, startedAt);
+            if (terminating) {
+                return;
+            }
+            restarts++;
+            waitingReason = "CrashLoopBackOff";
+            waitingMessage = "exited with " + code + (oom ? " (OOM-killed at the memory limit)" : "")
+                    + (killReason != null ? " after: " + killReason : "");
+        }
+        LOG.info("pod {}/{}: container exited with {}{}", namespace, name, code, oom ? " (OOMKilled)" : "");
+        containers.release();
+        publish();
+        restartLater(gen);
+    }
+
+    private void restartLater(int gen) {
+        long backoff = Math.min(MAX_BACKOFF.toMillis(), 1000L << Math.min(4, Math.max(0, restarts() - 1)));
+        scheduler.schedule(() -> {
+            synchronized (this) {
+                if (gen != generation || terminating) {
+                    return;
+                }
+            }
+            runContainers();
+        }, backoff, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Deletes the pod as the control plane and kubelet do together: out of the endpoints first
+     * ({@code endpointDelay}, the time a Service takes to notice), then SIGTERM, then SIGKILL
+     * after the grace period; finally the Pod object goes.
+     */
+    void terminate(Duration endpointDelay) {
+        synchronized (this) {
+            if (terminating) {
+                return;
+            }
+            terminating = true;
+            probes.unready();
+        }
+        publish();
+        // The time a Service takes to notice: a modelled delay, not a wait for a condition.
+        sleep(endpointDelay);
+        stopProcess(Duration.ofSeconds(grace()));
+        synchronized (this) {
+            probeTasks.forEach(t -> t.cancel(false));
+            probeTasks.clear();
+        }
+        containers.release();
+        try {
+            client.pods().inNamespace(namespace).withName(name).delete();
+        } catch (RuntimeException e) {
+            LOG.debug("pod {}/{} already gone: {}", namespace, name, e.getMessage());
+        }
+    }
+
+    /** Stops the process now (simulator shutdown): SIGTERM, a short wait, SIGKILL. */
+    void kill() {
+        synchronized (this) {
+            terminating = true;
+        }
+        stopProcess(Duration.ofSeconds(5));
+        containers.release();
+    }
+
+    boolean processAlive() {
+        Process p;
+        synchronized (this) {
+            p = process;
+        }
+        return p != null && p.isAlive();
+    }
+
+    private void stopProcess(Duration grace) {
+        Process p;
+        synchronized (this) {
+            p = process;
+        }
+        ContainerProcess.stop(p, grace.toMillis());
+    }
+
+    private long grace() {
+        Long g = template.getSpec().getTerminationGracePeriodSeconds();
+        return g == null ? 30 : g;
+    }
+
+    private void waiting(String reason, String message) {
+        synchronized (this) {
+            waitingReason = reason;
+            waitingMessage = message;
+        }
+        publish();
+    }
+
+    /** Writes the pod's status: what kubectl get pod -o yaml would show for it. */
+    void publish() {
+        PodStatus status;
+        synchronized (this) {
+            boolean running = process != null && process.isAlive() && waitingReason == null;
+            status = PodStatusView.of(main(), new PodStatusView.Snapshot(ip, running, probes.started(),
+                    probes.ready() && !terminating, volumes != null, restarts, startedAt, waitingReason, waitingMessage,
+                    lastTermination));
+        }
+        try {
+            client.pods().inNamespace(namespace).withName(name).editStatus(p -> {
+                p.setStatus(status);
+                return p;
+            });
+        } catch (RuntimeException e) {
+            LOG.debug("pod {}/{} status not written: {}", namespace, name, e.getMessage());
+        }
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

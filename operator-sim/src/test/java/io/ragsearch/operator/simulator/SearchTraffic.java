@@ -1,0 +1,105 @@
+package io.ragsearch.operator.simulator;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An agent searching through the "Service": each call goes to one of the pods that are ready at
+ * that moment (round robin), over real MCP. Counts what was served and what failed.
+ */
+final class SearchTraffic implements AutoCloseable {
+    private final KubernetesClient api;
+    private final String namespace;
+    private final String instance;
+    private final Map<String, McpSyncClient> clients = new ConcurrentHashMap<>();
+    final AtomicInteger served = new AtomicInteger();
+    final AtomicInteger failed = new AtomicInteger();
+    final List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final AtomicInteger turn = new AtomicInteger();
+    private volatile boolean running;
+    private Thread loop;
+
+    SearchTraffic(KubernetesClient api, String namespace, String instance) {
+        this.api = api;
+        this.namespace = namespace;
+        this.instance = instance;
+    }
+
+    /** One search; returns the result or throws what the client saw. */
+    McpSchema.CallToolResult search(String project, String query) {
+        List<String> ready = ReadyEndpoints.of(api, namespace, instance);
+        if (ready.isEmpty()) {
+            throw new IllegalStateException("no ready pod to route to");
+        }
+        String ip = ready.get(Math.floorMod(turn.getAndIncrement(), ready.size()));
+        McpSyncClient client = clients.computeIfAbsent(ip, SearchTraffic::connect);
+        try {
+            return client.callTool(new McpSchema.CallToolRequest("search", Map.of("project", project, "query", query)));
+        } catch (RuntimeException e) {
+            clients.remove(ip);
+            throw new IllegalStateException(ip + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Searches back to back on a thread until {@link #close()}. */
+    void keepSearching(String project, String query) {
+        running = true;
+        loop = new Thread(() -> {
+            while (running) {
+                try {
+                    McpSchema.CallToolResult r = search(project, query);
+                    if (Boolean.TRUE.equals(r.isError())) {
+                        failed.incrementAndGet();
+                        failures.add(((McpSchema.TextContent) r.content().get(0)).text());
+                    } else {
+                        served.incrementAndGet();
+                    }
+                } catch (RuntimeException e) {
+                    failed.incrementAndGet();
+                    failures.add(e.getMessage());
+                }
+            }
+        }, "search-traffic");
+        loop.start();
+    }
+
+    /** Waits until {@code more} searches beyond those served so far have been served (a minute at most). */
+    void awaitServed(int more) {
+        int target = served.get() + more;
+        org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+                .until(() -> served.get() >= target);
+    }
+
+    static McpSyncClient connect(String ip) {
+        McpSyncClient c = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + ip + ":8080").endpoint("/mcp").build())
+                .requestTimeout(Duration.ofSeconds(60)).build();
+        c.initialize();
+        return c;
+    }
+
+    /** Ends {@link #keepSearching} and waits for its last call. */
+    void stopSearching() throws InterruptedException {
+        running = false;
+        if (loop != null) {
+            loop.join(60_000);
+            loop = null;
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stopSearching();
+        clients.values().forEach(McpSyncClient::closeGracefully);
+        clients.clear();
+    }
+}

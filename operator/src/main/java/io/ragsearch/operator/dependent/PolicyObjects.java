@@ -1,0 +1,75 @@
+package io.ragsearch.operator.dependent;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.spec.CheckedSpec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The objects a spec may ask for besides the server: a PodDisruptionBudget and a NetworkPolicy. */
+final class PolicyObjects {
+
+    private PolicyObjects() {
+    }
+
+    static PodDisruptionBudget disruptionBudget(CheckedSpec spec) {
+        if (spec.spec().podDisruptionBudget == null) {
+            return null;
+        }
+        Integer min = spec.spec().podDisruptionBudget.minAvailable;
+        return new PodDisruptionBudgetBuilder()
+                .withMetadata(OwnedMeta.of(spec, spec.name()))
+                .withNewSpec()
+                .withMinAvailable(new IntOrString(min == null ? 1 : min))
+                .withNewSelector().withMatchLabels(Names.selector(spec.name())).endSelector()
+                .endSpec()
+                .build();
+    }
+
+    static NetworkPolicy networkPolicy(CheckedSpec spec, AdminAccess admin) {
+        var access = spec.spec().networkPolicy;
+        if (access == null) {
+            return null;
+        }
+        NetworkPolicyPeerBuilder clients = new NetworkPolicyPeerBuilder()
+                .withNewPodSelector().withMatchLabels(access.clientPodLabels == null ? Map.of() : access.clientPodLabels).endPodSelector();
+        if (access.clientNamespaceLabels != null) {
+            clients.withNewNamespaceSelector().withMatchLabels(access.clientNamespaceLabels).endNamespaceSelector();
+        }
+        // The operator's pods, in the operator's namespace only (any namespace when it is not known, as in render).
+        NetworkPolicyPeer operator = new NetworkPolicyPeerBuilder()
+                .withNewNamespaceSelector().withMatchLabels(admin.operatorNamespace() == null ? Map.of()
+                        : Map.of(AdminAccess.NAMESPACE_NAME_LABEL, admin.operatorNamespace())).endNamespaceSelector()
+                .withNewPodSelector().addToMatchLabels(Names.LABEL_NAME, Names.MANAGED_BY).endPodSelector()
+                .build();
+        List<NetworkPolicyPeer> adminPeers = new ArrayList<>(List.of(operator));
+        if (admin.scraped()) {
+            NetworkPolicyPeerBuilder scraper = new NetworkPolicyPeerBuilder().withNewPodSelector()
+                    .withMatchLabels(admin.scrapePodLabels() == null ? Map.of() : admin.scrapePodLabels()).endPodSelector();
+            if (admin.scrapeNamespace() != null) {
+                scraper.withNewNamespaceSelector().withMatchLabels(Map.of(AdminAccess.NAMESPACE_NAME_LABEL, admin.scrapeNamespace()))
+                        .endNamespaceSelector();
+            }
+            adminPeers.add(scraper.build());
+        }
+        return new NetworkPolicyBuilder()
+                .withMetadata(OwnedMeta.of(spec, spec.name()))
+                .withNewSpec()
+                .withNewPodSelector().withMatchLabels(Names.selector(spec.name())).endPodSelector()
+                .withPolicyTypes("Ingress")
+                .addNewIngress().withFrom(clients.build())
+                .addNewPort().withPort(new IntOrString(Names.MCP_PORT)).withProtocol("TCP").endPort().endIngress()
+                .addNewIngress().withFrom(adminPeers)
+                .addNewPort().withPort(new IntOrString(Names.ADMIN_PORT)).withProtocol("TCP").endPort().endIngress()
+                .endSpec()
+                .build();
+    }
+}

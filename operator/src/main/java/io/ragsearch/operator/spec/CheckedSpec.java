@@ -1,0 +1,121 @@
+package io.ragsearch.operator.spec;
+
+import io.ragsearch.contract.budget.RerankBudget;
+import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.model.RagSearchSpec;
+
+/**
+ * A spec that passed every check, with its quantities parsed and its defaults applied, in the
+ * groups the checks produce ({@link SpecCheck} assembles it). {@code reranker} is null without a
+ * reranker. The flat accessors below are what the manifests and the planner read.
+ */
+public record CheckedSpec(RagSearch resource, Rollout rollout, Limits limits, RerankSettings rerank, Reranker reranker) {
+
+    /** How many pods, and how long one may take to start. */
+    public record Rollout(int replicas, int startupTimeoutSeconds) {
+    }
+
+    /** The pod's limits: memory (and the JVM heap within it), CPU, and its two scratch volumes. */
+    public record Limits(Memory memory, Cpu cpu, Storage storage) {
+    }
+
+    /** {@code text} as the spec wrote it; {@code heapBytes} the JVM's -Xmx. */
+    public record Memory(long bytes, String text, long heapBytes) {
+    }
+
+    /** Both null without a CPU limit. */
+    public record Cpu(Long millis, String text) {
+    }
+
+    /** Quantities as written (defaults applied): /tmp and the models volume. */
+    public record Storage(String tmpSize, String modelsSize) {
+    }
+
+    /** The concurrency asked for ({@code requested} as people read it) and what the budget needs besides. */
+    public record RerankSettings(RerankBudget.Request request, String requested, int headroomPercent, int intraOpThreads) {
+    }
+
+    /** {@code source} describes the model (a measurement is reused only for the same one); {@code expectedDigest} only for a URL. */
+    public record Reranker(String source, String expectedDigest) {
+    }
+
+    public RagSearchSpec spec() {
+        return resource.getSpec();
+    }
+
+    public String name() {
+        return resource.getMetadata().getName();
+    }
+
+    public String namespace() {
+        return resource.getMetadata().getNamespace();
+    }
+
+    public String image() {
+        return spec().image;
+    }
+
+    public int replicas() {
+        return rollout.replicas();
+    }
+
+    public int startupTimeoutSeconds() {
+        return rollout.startupTimeoutSeconds();
+    }
+
+    public long memoryBytes() {
+        return limits.memory().bytes();
+    }
+
+    public String memory() {
+        return limits.memory().text();
+    }
+
+    public long heapBytes() {
+        return limits.memory().heapBytes();
+    }
+
+    public Long cpuMillis() {
+        return limits.cpu().millis();
+    }
+
+    public String cpu() {
+        return limits.cpu().text();
+    }
+
+    public String tmpSize() {
+        return limits.storage().tmpSize();
+    }
+
+    public String modelsSize() {
+        return limits.storage().modelsSize();
+    }
+
+    public RerankBudget.Request request() {
+        return rerank.request();
+    }
+
+    public String requested() {
+        return rerank.requested();
+    }
+
+    public int headroomPercent() {
+        return rerank.headroomPercent();
+    }
+
+    public int intraOpThreads() {
+        return rerank.intraOpThreads();
+    }
+
+    public boolean reranks() {
+        return reranker != null;
+    }
+
+    public String rerankerSource() {
+        return reranker == null ? null : reranker.source();
+    }
+
+    public String expectedRerankerDigest() {
+        return reranker == null ? null : reranker.expectedDigest();
+    }
+}

@@ -1,0 +1,88 @@
+package io.ragsearch.operator.spec;
+
+import io.ragsearch.contract.settings.SettingsRules;
+import io.ragsearch.operator.model.ModelSource;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/** One model of spec.models: exactly one of builtin, pvc, url, each well formed and (with a lookup) present. */
+final class ModelCheck {
+    private static final Pattern SHA256 = Pattern.compile("[a-f0-9]{64}");
+
+    private ModelCheck() {
+    }
+
+    static void check(String at, ModelSource m, Set<String> builtins, String namespace, ReferenceLookup lookup,
+                      List<String> problems) {
+        if (m == null) {
+            return;
+        }
+        int set = (m.builtin != null ? 1 : 0) + (m.pvc != null ? 1 : 0) + (m.url != null ? 1 : 0);
+        if (set != 1) {
+            problems.add(at + " needs exactly one of builtin, pvc, url (got " + set + ")");
+            return;
+        }
+        if (m.builtin != null && !builtins.contains(m.builtin)) {
+            problems.add(at + ".builtin '" + m.builtin + "' is not built in; built in: " + String.join(", ", new TreeSet<>(builtins)));
+        }
+        if (m.pvc != null) {
+            if (m.pvc.path != null && !relativeInside(m.pvc.path)) {
+                problems.add(at + ".pvc.path must be a relative path inside the claim (no '..', not absolute), got '"
+                        + m.pvc.path + "'");
+            }
+            if (m.pvc.claimName == null || m.pvc.claimName.isBlank()) {
+                problems.add(at + ".pvc.claimName is required");
+            } else if (lookup != null && !lookup.claimExists(namespace, m.pvc.claimName)) {
+                problems.add(at + ".pvc.claimName '" + m.pvc.claimName + "' not found in namespace " + namespace);
+            }
+        }
+        if (m.url != null) {
+            if (!m.url.startsWith("http://") && !m.url.startsWith("https://")) {
+                problems.add(at + ".url must be http:// or https://, got " + m.url);
+            }
+            if (m.sha256 == null || !SHA256.matcher(m.sha256).matches()) {
+                problems.add(at + ".sha256 (64 lower-case hex digits) is required with a url");
+            }
+        }
+        String length = SettingsRules.maxSeqLen(at + ".maxSeqLen", m.maxSeqLen);
+        if (length != null) {
+            problems.add(length);
+        }
+    }
+
+    /** The checked reranker, or null without one. */
+    static CheckedSpec.Reranker reranker(ModelSource m) {
+        if (m == null) {
+            return null;
+        }
+        return new CheckedSpec.Reranker(source(m), m.url != null ? "sha256:" + m.sha256 : null);
+    }
+
+    /** A stable description of the configured reranker: a measurement is only reused for the same one. */
+    static String source(ModelSource m) {
+        String length = m.maxSeqLen == null ? "" : " maxSeqLen=" + m.maxSeqLen;
+        if (m.builtin != null) {
+            return "builtin:" + m.builtin + length;
+        }
+        if (m.pvc != null) {
+            return "pvc:" + m.pvc.claimName + "/" + (m.pvc.path == null ? "" : m.pvc.path) + length;
+        }
+        return "url:" + m.url + " sha256:" + m.sha256 + length;
+    }
+
+    /** A volume subPath the API server accepts: relative, and no '..' segment. */
+    private static boolean relativeInside(String path) {
+        if (path.startsWith("/") || path.contains("\\")) {
+            return false;
+        }
+        for (String segment : path.split("/")) {
+            if (segment.equals("..")) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

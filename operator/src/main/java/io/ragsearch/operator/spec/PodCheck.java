@@ -1,0 +1,52 @@
+package io.ragsearch.operator.spec;
+
+import io.ragsearch.operator.model.PodSettings;
+import io.ragsearch.operator.model.RagSearchSpec;
+import io.ragsearch.operator.naming.Names;
+
+import java.util.List;
+import java.util.Set;
+
+/** What the schema cannot check about the pods: the operator's own labels stay its own, and drains stay possible. */
+final class PodCheck {
+    private PodCheck() {
+    }
+
+    static void check(RagSearchSpec spec, int replicas, List<String> problems) {
+        labels(spec.pod, problems);
+        disruptionBudget(spec, replicas, problems);
+    }
+
+    private static void labels(PodSettings pod, List<String> problems) {
+        if (pod == null) {
+            return;
+        }
+        for (String key : pod.labels == null ? Set.<String>of() : pod.labels.keySet()) {
+            if (Names.reservedKey(key)) {
+                problems.add("spec.pod.labels: '" + key + "' is the operator's own label (app.kubernetes.io/name, "
+                        + "app.kubernetes.io/instance, app.kubernetes.io/managed-by and ragsearch.io/ keys are set by it)");
+            }
+        }
+        for (String key : pod.annotations == null ? Set.<String>of() : pod.annotations.keySet()) {
+            if (key.startsWith(Names.KEY_PREFIX)) {
+                problems.add("spec.pod.annotations: '" + key + "' is the operator's own (ragsearch.io/ keys are set by it)");
+            }
+        }
+    }
+
+    private static void disruptionBudget(RagSearchSpec spec, int replicas, List<String> problems) {
+        if (spec.podDisruptionBudget == null) {
+            return;
+        }
+        Integer given = spec.podDisruptionBudget.minAvailable;
+        int minAvailable = given == null ? SpecDefaults.MIN_AVAILABLE : given;
+        if (minAvailable < 0) {
+            problems.add("spec.podDisruptionBudget.minAvailable must be 0 or more");
+        } else if (replicas > 0 && minAvailable >= replicas) {
+            // Such a budget lets no pod be evicted: every node drain and cluster upgrade would hang on it.
+            problems.add("spec.podDisruptionBudget.minAvailable " + minAvailable + " with spec.replicas " + replicas
+                    + " would block every node drain (no pod may ever be evicted); use at most " + (replicas - 1)
+                    + (replicas == 1 ? ", or run 2 replicas" : "") + (given == null ? " (minAvailable defaults to 1)" : ""));
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.ragsearch.operator.spec;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.ragsearch.contract.budget.RerankBudget;
+import io.ragsearch.operator.model.Rerank;
+
+import java.util.List;
+
+/** spec.rerank: the concurrency asked for (auto or fixed, forced or not) and the budget's parameters. */
+final class RerankCheck {
+    private static final int MAX_HEADROOM_PERCENT = 90;
+
+    private RerankCheck() {
+    }
+
+    static CheckedSpec.RerankSettings check(Rerank rerank, List<String> problems) {
+        if (rerank == null) {
+            return new CheckedSpec.RerankSettings(RerankBudget.Request.auto(), "auto", SpecDefaults.HEADROOM_PERCENT,
+                    SpecDefaults.INTRA_OP_THREADS);
+        }
+        RerankBudget.Request request = RerankBudget.Request.auto();
+        String requested = "auto";
+        boolean force = Boolean.TRUE.equals(rerank.force);
+        Integer fixed = rerank.concurrency == null ? null : fixedConcurrency(rerank.concurrency, problems);
+        if (fixed != null) {
+            request = new RerankBudget.Request(fixed, force);
+            requested = Integer.toString(fixed);
+        }
+        if (force && request.fixed() == null) {
+            problems.add("spec.rerank.force needs a fixed spec.rerank.concurrency (it forces a number, not auto)");
+        }
+        int headroom = rerank.headroomPercent == null ? SpecDefaults.HEADROOM_PERCENT : rerank.headroomPercent;
+        if (headroom < 0 || headroom > MAX_HEADROOM_PERCENT) {
+            problems.add("spec.rerank.headroomPercent must be in [0, " + MAX_HEADROOM_PERCENT + "], got " + headroom);
+        }
+        int intraOp = rerank.intraOpThreads == null ? SpecDefaults.INTRA_OP_THREADS : rerank.intraOpThreads;
+        if (intraOp < 1) {
+            problems.add("spec.rerank.intraOpThreads must be at least 1, got " + intraOp);
+        }
+        if (rerank.queueTimeoutMillis != null && rerank.queueTimeoutMillis < 1) {
+            problems.add("spec.rerank.queueTimeoutMillis must be at least 1, got " + rerank.queueTimeoutMillis);
+        }
+        return new CheckedSpec.RerankSettings(request, requested, headroom, intraOp);
+    }
+
+    /** A whole number of at least 1, or null for auto (or a problem). */
+    private static Integer fixedConcurrency(IntOrString c, List<String> problems) {
+        if (c.getIntVal() != null) {
+            if (c.getIntVal() < 1) {
+                problems.add("spec.rerank.concurrency must be auto or at least 1, got " + c.getIntVal());
+                return null;
+            }
+            return c.getIntVal();
+        }
+        String s = c.getStrVal() == null ? "" : c.getStrVal().strip();
+        if (s.equals("auto")) {
+            return null;
+        }
+        try {
+            int n = Integer.parseInt(s);
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        problems.add("spec.rerank.concurrency must be auto or a whole number of at least 1, got '" + s + "'");
+        return null;
+    }
+}

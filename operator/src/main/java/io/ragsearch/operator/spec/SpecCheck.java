@@ -1,0 +1,81 @@
+package io.ragsearch.operator.spec;
+
+import io.ragsearch.contract.BuiltinModels;
+import io.ragsearch.contract.settings.SettingsRules;
+import io.ragsearch.operator.model.ModelSource;
+import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.model.RagSearchSpec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything the schema cannot say (or a cluster without validation let through): every problem
+ * is listed at once, so a person fixes the spec in one edit. Each part of the spec has its own
+ * check, which applies the defaults ({@link SpecDefaults}) and yields its part of the
+ * {@link CheckedSpec}; this class runs them and assembles the result.
+ */
+public final class SpecCheck {
+
+    /** A day: no model load takes longer, and the probe's failureThreshold arithmetic stays far from overflow. */
+    static final int MAX_STARTUP_TIMEOUT_SECONDS = 86_400;
+    private static final int MIN_STARTUP_TIMEOUT_SECONDS = 30;
+
+    /** The outcome: a checked spec, or the list of problems. */
+    public record Result(Optional<CheckedSpec> spec, List<String> problems) {
+        public boolean valid() {
+            return problems.isEmpty();
+        }
+    }
+
+    private SpecCheck() {
+    }
+
+    /** @param lookup where referenced objects are looked up; null (render) skips those checks */
+    public static Result check(RagSearch resource, ReferenceLookup lookup) {
+        RagSearchSpec spec = resource.getSpec();
+        if (spec == null) {
+            return new Result(Optional.empty(), List.of("spec is missing"));
+        }
+        String namespace = resource.getMetadata().getNamespace();
+        List<String> problems = new ArrayList<>();
+        if (spec.image == null || spec.image.isBlank()) {
+            problems.add("spec.image is required");
+        }
+        CheckedSpec.Rollout rollout = rollout(spec, problems);
+        CheckedSpec.Limits limits = LimitsCheck.check(spec.resources, problems);
+        PodCheck.check(spec, rollout.replicas(), problems);
+        ProjectCheck.check(spec, namespace, lookup, problems);
+        ModelSource reranker = spec.models == null ? null : spec.models.reranker;
+        if (spec.models != null) {
+            ModelCheck.check("spec.models.embedding", spec.models.embedding, BuiltinModels.EMBEDDINGS, namespace, lookup, problems);
+            ModelCheck.check("spec.models.reranker", reranker, BuiltinModels.RERANKERS, namespace, lookup, problems);
+        }
+        SecretCheck.check(spec, namespace, lookup, problems);
+        if (spec.gate != null) {
+            String gate = SettingsRules.gateThreshold("spec.gate.threshold", spec.gate.threshold);
+            if (gate != null) {
+                problems.add(gate);
+            }
+        }
+        CheckedSpec.RerankSettings rerank = RerankCheck.check(spec.rerank, problems);
+        if (!problems.isEmpty()) {
+            return new Result(Optional.empty(), List.copyOf(problems));
+        }
+        return new Result(Optional.of(new CheckedSpec(resource, rollout, limits, rerank, ModelCheck.reranker(reranker))), List.of());
+    }
+
+    private static CheckedSpec.Rollout rollout(RagSearchSpec spec, List<String> problems) {
+        int replicas = spec.replicas == null ? SpecDefaults.REPLICAS : spec.replicas;
+        if (replicas < 0) {
+            problems.add("spec.replicas must be 0 or more, got " + replicas);
+        }
+        int startup = spec.startupTimeoutSeconds == null ? SpecDefaults.STARTUP_TIMEOUT_SECONDS : spec.startupTimeoutSeconds;
+        if (startup < MIN_STARTUP_TIMEOUT_SECONDS || startup > MAX_STARTUP_TIMEOUT_SECONDS) {
+            problems.add("spec.startupTimeoutSeconds must be in [" + MIN_STARTUP_TIMEOUT_SECONDS + ", "
+                    + MAX_STARTUP_TIMEOUT_SECONDS + "], got " + startup);
+        }
+        return new CheckedSpec.Rollout(replicas, startup);
+    }
+}

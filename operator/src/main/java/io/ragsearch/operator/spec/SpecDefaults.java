@@ -1,0 +1,18 @@
+package io.ragsearch.operator.spec;
+
+import io.ragsearch.contract.budget.RerankBudget;
+
+/** What a spec gets for what it leaves out: one place, applied while checking. */
+public final class SpecDefaults {
+    public static final int REPLICAS = 1;
+    public static final int STARTUP_TIMEOUT_SECONDS = 600;
+    public static final String TMP_SIZE = "1Gi";
+    public static final String MODELS_SIZE = "4Gi";
+    public static final int HEADROOM_PERCENT = RerankBudget.DEFAULT_HEADROOM_PERCENT;
+    public static final int INTRA_OP_THREADS = 1;
+    /** A disruption budget without minAvailable keeps one pod. */
+    public static final int MIN_AVAILABLE = 1;
+
+    private SpecDefaults() {
+    }
+}
