@@ -16,16 +16,26 @@ final class Calls {
 
     static Timed call(Side side, String tool, Map<String, Object> arguments) {
         if (side.client() == null) {
-            return new Timed(null, 0, Observation.failed("unreachable", side.unreachable(), 0));
+            return new Timed(null, 0, unreachable(side));
         }
         long t0 = System.nanoTime();
         try {
             ToolAnswer a = side.client().call(tool, arguments);
             return new Timed(a, millisSince(t0), null);
         } catch (McpClientException e) {
-            String shown = e.getMessage().endsWith("no answer in time") ? "no answer in " + side.timeout().toSeconds() + " s" : "call failed";
+            String shown = timedOut(e.getMessage()) ? "no answer in " + side.timeout().toSeconds() + " s" : "call failed";
             return new Timed(null, millisSince(t0), Observation.failed(shown, e.getMessage(), millisSince(t0)));
         }
+    }
+
+    /** The observation of every check on a server that could not be connected to. */
+    static Observation unreachable(Side side) {
+        String shown = timedOut(side.unreachable()) ? "no answer in " + side.timeout().toSeconds() + " s" : "unreachable";
+        return Observation.failed(shown, side.unreachable(), 0);
+    }
+
+    private static boolean timedOut(String message) {
+        return message.endsWith("no answer in time");
     }
 
     /** A tool error where an answer was expected. */

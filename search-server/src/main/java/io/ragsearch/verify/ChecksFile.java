@@ -177,7 +177,7 @@ public record ChecksFile(String set, String origin, List<Check> checks) {
             problems.add(where + ": unknown tool '" + c.tool() + "'; tools: " + String.join(", ", ErrorCheck.TOOLS));
         }
         Map<String, Object> args = c.arguments() == null ? Map.of() : c.arguments();
-        if (args.containsValue(null)) {
+        if (args.values().stream().anyMatch(java.util.Objects::isNull)) {
             problems.add(where + ": an argument has no value (leave it out instead)");
             return null;
         }

@@ -44,7 +44,7 @@ public record HealthCheck(String id, String project, String query, int searches,
     @Override
     public Observation observe(Side side) {
         if (side.client() == null) {
-            return Observation.failed("unreachable", side.unreachable(), 0);
+            return Calls.unreachable(side);
         }
         URI admin = side.target().adminUrl();
         if (admin == null) {

@@ -29,13 +29,14 @@ public record SchemasCheck(String id, List<String> tools, Path file, List<Map<St
 
     @Override
     public String describe() {
-        return "tool list and schemas" + (file != null ? " = " + file.getFileName() : "") + " (= the baseline's when there is one)";
+        return "tool list and schemas" + (tools != null ? ": " + String.join(", ", tools) : "")
+                + (file != null ? ", equal to " + file.getFileName() : "") + ", equal to the baseline's when there is one";
     }
 
     @Override
     public Observation observe(Side side) {
         if (side.client() == null) {
-            return Observation.failed("unreachable", side.unreachable(), 0);
+            return Calls.unreachable(side);
         }
         long t0 = System.nanoTime();
         try {
@@ -65,7 +66,7 @@ public record SchemasCheck(String id, List<String> tools, Path file, List<Map<St
             }
         }
         if (stored != null) {
-            String d = JsonDiff.first(stored, listed, "");
+            String d = describe(stored, listed);
             if (d != null) {
                 return "differs from " + file.getFileName() + " at " + d;
             }

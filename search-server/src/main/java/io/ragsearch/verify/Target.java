@@ -11,7 +11,12 @@ import java.net.URI;
 public record Target(String mcpUrl, URI adminUrl, String token) {
 
     public static Target of(String mcpUrl, String adminUrl, String token) {
-        URI mcp = McpToolClient.parse(mcpUrl);
+        URI mcp;
+        try {
+            mcp = McpToolClient.parse(mcpUrl);
+        } catch (RuntimeException e) {
+            throw new VerifyException("the MCP URL must be an http(s) address such as http://127.0.0.1:8080/mcp, got '" + mcpUrl + "'");
+        }
         URI admin;
         if (adminUrl != null && !adminUrl.isBlank()) {
             try {
