@@ -35,28 +35,36 @@ public record QuestionFile(String set, String origin, List<Question> questions) 
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
+    /** The strict YAML reader question files (and the checks files that extend them) are read with. */
+    public static ObjectMapper strictYaml() {
+        return YAML;
+    }
+
     public QuestionFile {
         questions = List.copyOf(questions);
     }
 
     public static QuestionFile load(Path file) {
+        return parse(readText(file, "question file"), file.toString());
+    }
+
+    /** A file written by a person: bounded in size, UTF-8 or an error naming the file ({@code what}: "question file"). */
+    public static String readText(Path file, String what) {
         byte[] bytes;
         try {
             if (Files.size(file) > MAX_BYTES) {
-                throw new EvalException("question file " + file + " is larger than " + (MAX_BYTES >> 20) + " MiB");
+                throw new EvalException(what + " " + file + " is larger than " + (MAX_BYTES >> 20) + " MiB");
             }
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new EvalException("cannot read question file " + file + ": " + e.getMessage());
+            throw new EvalException("cannot read " + what + " " + file + ": " + e.getMessage());
         }
-        String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            throw new EvalException("question file " + file + " is not UTF-8 text");
+            throw new EvalException(what + " " + file + " is not UTF-8 text");
         }
-        return parse(text, file.toString());
     }
 
     public static QuestionFile parse(String yaml, String origin) {
@@ -71,10 +79,22 @@ public record QuestionFile(String set, String origin, List<Question> questions) 
             throw new EvalException("question file " + origin + " has no questions");
         }
         List<String> problems = new ArrayList<>();
+        List<Question> out = questions(raw.questions(), raw.project(), new HashSet<>(), problems);
+        if (!problems.isEmpty()) {
+            throw new EvalException("question file " + origin + ":\n  " + String.join("\n  ", problems));
+        }
+        return new QuestionFile(blank(raw.set()) ? origin : raw.set(), origin, out);
+    }
+
+    /**
+     * Checks and converts raw questions; every problem goes to {@code problems} (a question with
+     * one is left out), ids are unique within {@code ids}. Shared with the checks file of verify,
+     * whose {@code questions} are these.
+     */
+    public static List<Question> questions(List<RawQuestion> raw, String defaultProject, Set<String> ids, List<String> problems) {
         List<Question> out = new ArrayList<>();
-        Set<String> ids = new HashSet<>();
-        for (int i = 0; i < raw.questions().size(); i++) {
-            RawQuestion q = raw.questions().get(i);
+        for (int i = 0; i < raw.size(); i++) {
+            RawQuestion q = raw.get(i);
             String where = q == null || blank(q.id()) ? "question " + (i + 1) : "question '" + q.id() + "'";
             if (q == null) {
                 problems.add(where + " is empty");
@@ -89,7 +109,7 @@ public record QuestionFile(String set, String origin, List<Question> questions) 
             if (blank(q.query())) {
                 problems.add(where + " has no query");
             }
-            String project = blank(q.project()) ? raw.project() : q.project();
+            String project = blank(q.project()) ? defaultProject : q.project();
             if (blank(project)) {
                 problems.add(where + " names no project (and the file gives no default 'project')");
             }
@@ -114,10 +134,7 @@ public record QuestionFile(String set, String origin, List<Question> questions) 
                 out.add(new Question(q.id(), kind, project, q.query().strip(), expect, refused));
             }
         }
-        if (!problems.isEmpty()) {
-            throw new EvalException("question file " + origin + ":\n  " + String.join("\n  ", problems));
-        }
-        return new QuestionFile(blank(raw.set()) ? origin : raw.set(), origin, out);
+        return out;
     }
 
     private static boolean blank(String s) {
@@ -127,10 +144,11 @@ public record QuestionFile(String set, String origin, List<Question> questions) 
     record Raw(String set, String project, String description, List<RawQuestion> questions) {
     }
 
-    record RawQuestion(String id, String kind, String project, String query, List<RawRef> expect, Boolean refused,
+    /** A question as written; public for the checks file, which embeds questions. */
+    public record RawQuestion(String id, String kind, String project, String query, List<RawRef> expect, Boolean refused,
                        String note) {
     }
 
-    record RawRef(String document, String article) {
+    public record RawRef(String document, String article) {
     }
 }
