@@ -43,11 +43,13 @@ class PackageRulesTest {
             Map.entry("store", Set.of("corpus", "embed", "index")),
             Map.entry("refresh", Set.of("corpus", "embed", "index", "rerank", "search", "store")),
             Map.entry("mcp", Set.of("contract", "corpus", "index", "metrics", "rerank", "search")),
-            Map.entry("eval", Set.of("corpus", "index", "search")),
+            Map.entry("mcpclient", Set.of()),
+            Map.entry("eval", Set.of("corpus", "index", "mcpclient", "search")),
+            Map.entry("verify", Set.of("eval", "mcpclient")),
             Map.entry("server", Set.of("admin", "calibrate", "config", "contract", "corpus", "embed", "index", "mcp", "metrics",
                     "refresh", "rerank", "search", "store")),
             Map.entry("cli", Set.of("calibrate", "config", "contract", "corpus", "embed", "eval", "fetch", "index", "mcp", "rerank",
-                    "search", "server", "store")));
+                    "search", "server", "store", "verify")));
 
     private static final Pattern REFERENCE = Pattern.compile("io/ragsearch/([a-z]+)/");
     private static Map<String, Set<String>> uses;
