@@ -46,7 +46,8 @@ import java.util.stream.Stream;
 public final class Playground implements AutoCloseable {
 
     /** What to run: the RagSearch file, the server jar, ConfigMaps to create from directories. */
-    public record Options(Path file, Path serverJar, Map<String, Path> docs, Path workDir, Duration refresh) {
+    /** {@code serverImage}: the server image archive pods run from where they can (null: the plain jar). */
+    public record Options(Path file, Path serverJar, Path serverImage, Map<String, Path> docs, Path workDir, Duration refresh) {
     }
 
     private final Options options;
@@ -72,7 +73,8 @@ public final class Playground implements AutoCloseable {
         api.init(InetAddress.getLoopbackAddress(), 0);
         client = api.createClient();
         installCrd();
-        simulator = new PodSimulator(client, PodSimulator.Settings.of(options.serverJar(), options.workDir()));
+        PodSimulator.Settings sim = PodSimulator.Settings.of(options.serverJar(), options.workDir());
+        simulator = new PodSimulator(client, options.serverImage() == null ? sim : sim.withServerImage(options.serverImage()));
         operator = new OperatorRuntime(client, new HttpCalibrationClient(),
                 new RagSearchReconciler.Settings(Duration.ofSeconds(2), Duration.ofSeconds(60), Names.ADMIN_PORT), Set.of());
     }
@@ -84,11 +86,12 @@ public final class Playground implements AutoCloseable {
                               — not a Kubernetes cluster: no scheduler, kubelet or garbage collector
                   pods        real ragsearch-server processes started by the pod simulator, each on its
                               own loopback address (127.0.0.N); memory limits %s
+                              run from the %s
                   reranker    builtin minilm-pair is the bundled cost stand-in: real rerank work for
                               calibration, no ranking gain, until a trained cross-encoder is configured
                   watching    %s (saved edits are applied again); Ctrl-C stops everything
                   logs        %s
-                """.formatted(client.getMasterUrl(), simulator.memoryLimits(), options.file(),
+                """.formatted(client.getMasterUrl(), simulator.memoryLimits(), simulator.runtime(), options.file(),
                 options.workDir().resolve("pods")));
         simulator.start();
         operator.start();

@@ -31,6 +31,12 @@ public final class PlaygroundCommand implements Runnable {
             description = "Create a ConfigMap of the files in DIR (repeatable), e.g. handbook-docs=examples/corpus/en")
     Map<String, Path> docs = new LinkedHashMap<>();
 
+    @Option(names = "--image", defaultValue = "search-server/target/image.tar",
+            description = "Server image archive (scripts/build-images.sh writes it): pods run from its file system "
+                    + "when this machine can (root, chroot); otherwise, or when the file is absent, from the server jar. "
+                    + "Default: ${DEFAULT-VALUE}")
+    Path image;
+
     @Option(names = "--work-dir", description = "Where pods' files and logs go (default: a new temporary directory)")
     Path workDir;
 
@@ -71,7 +77,8 @@ public final class PlaygroundCommand implements Runnable {
         });
         try {
             Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("ragsearch-playground");
-            Playground playground = new Playground(new Playground.Options(file, serverJar, docs, work, Duration.ofSeconds(1)), System.out);
+            Playground playground = new Playground(new Playground.Options(file, serverJar,
+                    Files.isRegularFile(image) ? image : null, docs, work, Duration.ofSeconds(1)), System.out);
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 playground.close();

@@ -19,21 +19,31 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Starts one container of a pod as a process on this machine: the server jar with the
- * container's args and env, its volume mounts bound at the same paths in a private mount
- * namespace, the root filesystem read-only when the container says so, inside the pod's memory
- * cgroup when there is one. The image's entrypoint is the ragsearch CLI: `java -jar` the jar.
+ * Starts one container of a pod as a process on this machine, inside the pod's memory cgroup
+ * when there is one, in a private mount namespace, with the container's args and env. Two ways:
+ * <ul>
+ * <li>from the image's unpacked root filesystem ({@link ImageRootfs}): the volume mounts bound
+ * at their paths inside it, {@code /proc}, {@code /sys} and {@code /dev} from this machine, the
+ * root read-only when the container says so, then {@code chroot} as the image's user and its
+ * entrypoint — the image's own JRE, files and user, as a container runtime would;</li>
+ * <li>the fallback: the server jar on this machine's JVM ({@code java -jar}, the image's
+ * entrypoint being the same CLI), the volume mounts bound at the same paths of this machine's
+ * root filesystem.</li>
+ * </ul>
  */
 final class ContainerLauncher {
 
     /** Where mount targets that did not exist on this machine were created (removed at the end if empty). */
     private final MountPoints mountPoints;
     private final Path serverJar;
+    /** Null: the plain-jar fallback. */
+    private final ImageRootfs rootfs;
     private final KubernetesClient client;
 
-    ContainerLauncher(KubernetesClient client, Path serverJar, MountPoints mountPoints) {
+    ContainerLauncher(KubernetesClient client, Path serverJar, ImageRootfs rootfs, MountPoints mountPoints) {
         this.client = client;
         this.serverJar = serverJar;
+        this.rootfs = rootfs;
         this.mountPoints = mountPoints;
     }
 
@@ -43,6 +53,37 @@ final class ContainerLauncher {
     Launch start(String namespace, String podName, String podIp, Container c, Map<String, Path> volumes,
                  MemoryCgroups.Limited cgroup, Path podDir) throws IOException {
         Map<String, String> env = environment(namespace, podName, podIp, c);
+        String inner = rootfs == null ? onThisMachine(c, volumes, podDir) : inImageRootfs(c, volumes);
+        Path innerScript = podDir.resolve(c.getName() + "-inner.sh");
+        Files.writeString(innerScript, inner);
+        StringBuilder outer = new StringBuilder("set -e\n");
+        if (cgroup != null) {
+            // Into the cgroup before the JVM starts: it sizes its heap from the limit it finds there.
+            outer.append("echo $$ > ").append(q(cgroup.procs().toString())).append('\n');
+        }
+        outer.append("exec unshare --mount --propagation private /bin/sh ").append(q(innerScript.toString())).append('\n');
+        Path outerScript = podDir.resolve(c.getName() + "-launch.sh");
+        Files.writeString(outerScript, outer.toString());
+
+        Path log = podDir.resolve(c.getName() + ".log");
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", outerScript.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().clear();
+        if (rootfs != null) {
+            // The image's environment (PATH, LANG, JVM flags), then the container's over it, as a runtime merges them.
+            pb.environment().putAll(rootfs.env());
+        }
+        pb.environment().putIfAbsent("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        pb.environment().putAll(env);
+        Files.writeString(log, "---- " + java.time.Instant.now() + " start " + c.getName() + " on " + podIp
+                        + (rootfs == null ? " (plain jar)" : " (image " + rootfs.image() + ")") + "\n",
+                StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        return new Launch(pb.start(), log);
+    }
+
+    /** The fallback: mounts over this machine's paths, the server jar on this JVM. */
+    private String onThisMachine(Container c, Map<String, Path> volumes, Path podDir) throws IOException {
         StringBuilder inner = new StringBuilder("set -e\n");
         List<VolumeMount> mounts = new ArrayList<>(c.getVolumeMounts() == null ? List.of() : c.getVolumeMounts());
         // Mounts whose target hides a source (e.g. /tmp over a pod directory under /tmp) go last.
@@ -70,27 +111,75 @@ final class ContainerLauncher {
             inner.append(' ').append(q(arg));
         }
         inner.append('\n');
-        Path innerScript = podDir.resolve(c.getName() + "-inner.sh");
-        Files.writeString(innerScript, inner.toString());
-        StringBuilder outer = new StringBuilder("set -e\n");
-        if (cgroup != null) {
-            // Into the cgroup before the JVM starts: it sizes its heap from the limit it finds there.
-            outer.append("echo $$ > ").append(q(cgroup.procs().toString())).append('\n');
-        }
-        outer.append("exec unshare --mount --propagation private /bin/sh ").append(q(innerScript.toString())).append('\n');
-        Path outerScript = podDir.resolve(c.getName() + "-launch.sh");
-        Files.writeString(outerScript, outer.toString());
+        return inner.toString();
+    }
 
-        Path log = podDir.resolve(c.getName() + ".log");
-        ProcessBuilder pb = new ProcessBuilder("/bin/sh", outerScript.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        pb.environment().clear();
-        pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-        pb.environment().putAll(env);
-        Files.writeString(log, "---- " + java.time.Instant.now() + " start " + c.getName() + " on " + podIp + "\n",
-                StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-        return new Launch(pb.start(), log);
+    /**
+     * From the image: the shared unpacked root bound onto itself (so that making it read-only
+     * stays inside this pod's mount namespace), the pod's volumes at their paths inside it, then
+     * chroot as the image's user. Writable volumes are opened to every user, as the kubelet makes
+     * emptyDirs (0777): the image's user is not this machine's root.
+     */
+    private String inImageRootfs(Container c, Map<String, Path> volumes) throws IOException {
+        String root = rootfs.root().toString();
+        StringBuilder inner = new StringBuilder("set -e\n");
+        for (String dir : List.of("proc", "sys", "dev")) {
+            inner.append("mkdir -p ").append(q(root + "/" + dir)).append('\n');
+        }
+        List<VolumeMount> mounts = new ArrayList<>(c.getVolumeMounts() == null ? List.of() : c.getVolumeMounts());
+        mounts.sort(Comparator.comparing(VolumeMount::getMountPath));
+        for (VolumeMount m : mounts) {
+            // Mount points are directories in the shared copy; created before it turns read-only.
+            inner.append("mkdir -p ").append(q(root + m.getMountPath())).append('\n');
+        }
+        inner.append("mount --bind ").append(q(root)).append(' ').append(q(root)).append('\n');
+        for (String dir : List.of("proc", "sys", "dev")) {
+            inner.append("mount --rbind /").append(dir).append(' ').append(q(root + "/" + dir)).append('\n');
+        }
+        for (VolumeMount m : mounts) {
+            Path source = volumes.get(m.getName());
+            if (source == null) {
+                throw new IOException("container " + c.getName() + " mounts unknown volume " + m.getName());
+            }
+            if (m.getSubPath() != null && !m.getSubPath().isBlank()) {
+                source = source.resolve(m.getSubPath());
+            }
+            boolean readOnly = Boolean.TRUE.equals(m.getReadOnly());
+            if (!readOnly && Files.isDirectory(source)) {
+                inner.append("chmod 0777 ").append(q(source.toString())).append('\n');
+            }
+            inner.append("mount --bind ").append(q(source.toString())).append(' ').append(q(root + m.getMountPath())).append('\n');
+            if (readOnly) {
+                inner.append("mount -o remount,bind,ro ").append(q(root + m.getMountPath())).append('\n');
+            }
+        }
+        if (c.getSecurityContext() != null && Boolean.TRUE.equals(c.getSecurityContext().getReadOnlyRootFilesystem())) {
+            inner.append("mount -o remount,bind,ro ").append(q(root)).append('\n');
+        }
+        inner.append("exec chroot");
+        String user = user(c);
+        if (!user.isEmpty()) {
+            inner.append(" --userspec=").append(q(user));
+        }
+        inner.append(' ').append(q(root));
+        for (String part : rootfs.entrypoint()) {
+            inner.append(' ').append(q(part));
+        }
+        for (String arg : c.getArgs() == null ? List.<String>of() : c.getArgs()) {
+            inner.append(' ').append(q(arg));
+        }
+        inner.append('\n');
+        return inner.toString();
+    }
+
+    /** The container's runAsUser/runAsGroup when it sets them, else the image's USER (uid[:gid]). */
+    private String user(Container c) {
+        var sc = c.getSecurityContext();
+        if (sc != null && sc.getRunAsUser() != null) {
+            return sc.getRunAsUser() + ":" + (sc.getRunAsGroup() != null ? sc.getRunAsGroup() : 0);
+        }
+        String image = rootfs.user();
+        return image.isEmpty() || image.contains(":") ? image : image + ":0";
     }
 
     /**

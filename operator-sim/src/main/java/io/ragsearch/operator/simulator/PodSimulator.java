@@ -38,18 +38,30 @@ import java.util.stream.Collectors;
 public final class PodSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PodSimulator.class);
 
-    /** How the simulator is run; {@code endpointDelay}: between a pod leaving the endpoints and its SIGTERM. */
-    public record Settings(Path serverJar, Path workDir, Duration syncPeriod, Duration endpointDelay) {
+    /**
+     * How the simulator is run; {@code endpointDelay}: between a pod leaving the endpoints and its
+     * SIGTERM; {@code serverImage}: the server image's docker-archive (null: the plain jar).
+     */
+    public record Settings(Path serverJar, Path workDir, Duration syncPeriod, Duration endpointDelay, Path serverImage) {
         public static Settings of(Path serverJar, Path workDir) {
-            return new Settings(serverJar, workDir, Duration.ofMillis(500), Duration.ofSeconds(2));
+            return new Settings(serverJar, workDir, Duration.ofMillis(500), Duration.ofSeconds(2), null);
+        }
+
+        /** Pods from this image's file system where this machine can (see {@link PodSimulator#runtime()}). */
+        public Settings withServerImage(Path image) {
+            return new Settings(serverJar, workDir, syncPeriod, endpointDelay, image);
         }
     }
+
+    /** Where the unpacked image file systems are kept between runs (one per image config digest). */
+    static final Path ROOTFS_CACHE = Path.of(System.getProperty("user.home"), ".cache", "ragsearch", "sim-images");
 
     private final KubernetesClient client;
     private final Settings settings;
     private final MemoryCgroups cgroups;
     private final MountPoints mountPoints = new MountPoints();
     private final ContainerLauncher launcher;
+    private final String runtime;
     private final AddressPool addresses = new AddressPool();
     private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(8, daemon("sim-pods"));
     private final ExecutorService terminations = Executors.newCachedThreadPool(daemon("sim-terminate"));
@@ -68,8 +80,49 @@ public final class PodSimulator implements AutoCloseable {
         this.client = client;
         this.settings = settings;
         this.cgroups = MemoryCgroups.detect("ragsearch-sim-" + ProcessHandle.current().pid());
-        this.launcher = new ContainerLauncher(client, settings.serverJar().toAbsolutePath(), mountPoints);
+        ImageRootfs rootfs = null;
+        String runtime;
+        if (settings.serverImage() == null) {
+            runtime = "plain jar " + settings.serverJar() + " (no server image given)";
+        } else {
+            String unable = chrootUnavailable();
+            if (unable != null) {
+                runtime = "plain jar " + settings.serverJar() + " (image " + settings.serverImage() + " not used: " + unable + ")";
+            } else {
+                try {
+                    rootfs = ImageRootfs.unpack(settings.serverImage(), ROOTFS_CACHE);
+                    runtime = "image " + rootfs.image() + " (root file system " + rootfs.root() + ")";
+                } catch (java.io.IOException e) {
+                    runtime = "plain jar " + settings.serverJar() + " (image " + settings.serverImage() + " not used: " + e.getMessage() + ")";
+                }
+            }
+        }
+        this.runtime = runtime;
+        LOG.info("pod simulator: pods run from the {}", runtime);
+        this.launcher = new ContainerLauncher(client, settings.serverJar().toAbsolutePath(), rootfs, mountPoints);
         this.garbage = new OwnerGarbageCollector(client);
+    }
+
+    /** What pods run from: the image's file system, or the plain jar and why. */
+    public String runtime() {
+        return runtime;
+    }
+
+    public boolean runsImage() {
+        return runtime.startsWith("image ");
+    }
+
+    /** chroot into another file system as another user needs root and coreutils' chroot. */
+    private static String chrootUnavailable() {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "chroot needs root";
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin").split(":")) {
+            if (Files.isExecutable(Path.of(dir, "chroot"))) {
+                return null;
+            }
+        }
+        return "no chroot on PATH";
     }
 
     /** Pods see their volumes at the container's paths only through a private mount namespace. */
@@ -101,6 +154,12 @@ public final class PodSimulator implements AutoCloseable {
 
     public boolean memoryLimitsEnforced() {
         return cgroups.enforced();
+    }
+
+    /** The main containers' processes now running, for checks of what they run as. */
+    public List<ProcessHandle> processes() {
+        return pods.values().stream().flatMap(Collection::stream).map(SimPod::processHandle)
+                .flatMap(java.util.Optional::stream).toList();
     }
 
     /** Processes started and still running, for checks that nothing is left behind. */

@@ -252,6 +252,15 @@ final class SimPod {
         containers.release();
     }
 
+    /** The main container's process while it runs. */
+    java.util.Optional<ProcessHandle> processHandle() {
+        Process p;
+        synchronized (this) {
+            p = process;
+        }
+        return p != null && p.isAlive() ? java.util.Optional.of(p.toHandle()) : java.util.Optional.empty();
+    }
+
     boolean processAlive() {
         Process p;
         synchronized (this) {

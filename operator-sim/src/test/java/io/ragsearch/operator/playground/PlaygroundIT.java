@@ -32,7 +32,7 @@ class PlaygroundIT {
         Files.writeString(file, yaml);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        Playground playground = new Playground(new Playground.Options(file, ServerJar.path(),
+        Playground playground = new Playground(new Playground.Options(file, ServerJar.path(), null,
                 Map.of("handbook-docs", Path.of("../examples/corpus/en")), dir.resolve("work"), Duration.ofMillis(200)), out);
         try {
             playground.start();
