@@ -1,9 +1,9 @@
 package io.ragsearch.operator.playground;
 
 import io.ragsearch.operator.file.RagSearchFileException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package io.ragsearch.operator.cli;
 
 import io.ragsearch.operator.file.RagSearchFileException;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** ragsearch-operator: runs the operator (default), or renders what it would apply. */
 @Command(name = "ragsearch-operator", mixinStandardHelpOptions = true, version = "ragsearch-operator 0.1.0",

@@ -1,17 +1,18 @@
 package io.ragsearch.operator.reconcile;
 
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.ragsearch.operator.model.Database;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.SecretKeys;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A pod keeps serving (and stays ready) through a database outage, so the outage goes to the

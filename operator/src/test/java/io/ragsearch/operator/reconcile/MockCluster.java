@@ -20,8 +20,6 @@ import io.ragsearch.operator.naming.Names;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
@@ -29,7 +27,7 @@ import java.util.logging.Logger;
 
 /** Shared steps of the mock-server tests: the CRD, sample RagSearches, and pods a kubelet would have made. */
 public final class MockCluster {
-    static final Path CRD = Path.of("target/classes/META-INF/fabric8/ragsearches.ragsearch.io-v1.yml");
+    static final String CRD = "/META-INF/fabric8/ragsearches.ragsearch.io-v1.yml";
 
     private MockCluster() {
     }
@@ -58,8 +56,12 @@ public final class MockCluster {
         Logger.getLogger("okhttp3.mockwebserver").setLevel(Level.WARNING);
     }
 
+    /** From the class path (the operator's classes or jar), so operator-sim's tests install the same CRD. */
     public static void installCrd(KubernetesClient client) throws IOException {
-        try (InputStream in = Files.newInputStream(CRD)) {
+        try (InputStream in = MockCluster.class.getResourceAsStream(CRD)) {
+            if (in == null) {
+                throw new IOException("the generated CRD is not on the class path: " + CRD);
+            }
             CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
             client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
         }
