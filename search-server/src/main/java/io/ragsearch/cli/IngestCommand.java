@@ -1,6 +1,7 @@
 package io.ragsearch.cli;
 
 import io.ragsearch.contract.Environment;
+import io.ragsearch.contract.settings.Bounds;
 import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.corpus.CorpusLoader;
@@ -66,7 +67,7 @@ final class IngestCommand implements Callable<Integer> {
         if (url == null || url.isBlank()) {
             throw new IllegalArgumentException("no database: give --db JDBC_URL or set RAGSEARCH_DB_URL");
         }
-        if (!project.matches("[a-z0-9][a-z0-9._-]{0,62}")) {
+        if (!Bounds.PROJECT_NAME.matcher(project).matches()) {
             throw new IllegalArgumentException("--project must be lower-case letters, digits, '.', '_' or '-' (got " + project + ")");
         }
         if (!Files.isDirectory(dir)) {

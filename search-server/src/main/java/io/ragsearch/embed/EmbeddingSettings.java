@@ -1,5 +1,6 @@
 package io.ragsearch.embed;
 
+import io.ragsearch.contract.settings.Bounds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,9 +19,9 @@ public record EmbeddingSettings(Pooling pooling, boolean normalize, int maxSeqLe
 
     /** sentence-transformers trained all-MiniLM-L6-v2 on 256 tokens; longer input adds cost, not quality. */
     public static final int DEFAULT_MAX_SEQ_LEN = 256;
-    /** Below 8 tokens nothing but the specials fits; above 8192 no released encoder has positions (bge-m3 has 8192). */
-    public static final int MIN_MAX_SEQ_LEN = 8;
-    public static final int MAX_MAX_SEQ_LEN = 8192;
+    /** The contract's bounds: the configuration is checked against the same ones. */
+    public static final int MIN_MAX_SEQ_LEN = Bounds.MAX_SEQ_LEN_MIN;
+    public static final int MAX_MAX_SEQ_LEN = Bounds.MAX_SEQ_LEN_MAX;
 
     public static final EmbeddingSettings DEFAULTS = new EmbeddingSettings(Pooling.MEAN, true, DEFAULT_MAX_SEQ_LEN, "", "", null);
 

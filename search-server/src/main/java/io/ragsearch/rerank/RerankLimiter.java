@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Bounds how many reranks run at once in this process.
  *
  * <p>This is a memory bound, not a correctness lock: the shared ONNX session is safe to run from
- * many threads, but every concurrent run allocates its own working memory (≈ 265 MB for 32 pairs
- * of 256 tokens with MiniLM-L6), so the permits are what keeps the process inside its memory
+ * many threads, but every concurrent run allocates its own working memory (measured per run by
+ * calibration; figures in docs/memory.md), so the permits are what keeps the process inside its memory
  * limit. The operator sets their number (RAGSEARCH_RERANK_CONCURRENCY) from the calibration.
  * A caller waits at most the queue budget for a permit, then gets a retryable "busy".
  */

@@ -8,7 +8,7 @@ import java.nio.file.Path;
  */
 public record RerankerModel(String builtin, Path directory, int maxSeqLen) {
 
-    /** ≈ 2.4 s for 32 pairs on an idle 2-core machine at 256: the length MiniLM was trained on. */
+    /** The length MiniLM was trained on (its cost at this length: docs/memory.md). */
     public static final int STAND_IN_MAX_SEQ = 256;
     /** The position limit of BERT-style cross-encoders. */
     public static final int CROSS_ENCODER_MAX_SEQ = 512;
