@@ -57,15 +57,15 @@ final class VerifyCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new VerifyException("--timeout must be at least 1 second");
         }
+        if (baselineUrl == null && baselineAdminUrl != null) {
+            throw new VerifyException("--baseline-admin-url needs --baseline-url");
+        }
         ChecksFile file = ChecksFile.load(checks);
         String token = System.getenv("RAGSEARCH_AUTH_TOKEN");
         String baselineToken = System.getenv("RAGSEARCH_BASELINE_AUTH_TOKEN");
         Target candidate = Target.of(url, adminUrl, token);
         Target baseline = baselineUrl == null ? null
                 : Target.of(baselineUrl, baselineAdminUrl, baselineToken != null && !baselineToken.isBlank() ? baselineToken : token);
-        if (baselineUrl == null && baselineAdminUrl != null) {
-            throw new VerifyException("--baseline-admin-url needs --baseline-url");
-        }
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
         VerifyReport report = new Verifier(timeout).run(file, candidate, baseline);
         if (json) {

@@ -7,7 +7,7 @@ import java.util.Map;
 public record ReadArticleCheck(String id, String project, String document, String article, String title, String contains)
         implements Check {
 
-    /** The title, the text's length and whether the phrase is in it; two servers differ when title or text differ. */
+    /** The article's title and text as returned; two servers differ when either differs. */
     record Facts(String title, String text) {
     }
 

@@ -31,7 +31,7 @@ public final class VerifyText {
         }
         for (CheckResult c : r.checks()) {
             if (!c.passed()) {
-                out.append("FAIL ").append(c.id()).append(" (").append(c.check()).append("): ").append(c.candidate().problem()).append('\n');
+                out.append("FAIL ").append(c.id()).append(": ").append(c.candidate().problem()).append('\n');
             }
         }
         out.append(summary(r)).append('\n');

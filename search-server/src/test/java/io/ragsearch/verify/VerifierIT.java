@@ -13,7 +13,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The runner as a library, the way a server will call it in process: no command line, records back. */
-class VerifierTest {
+class VerifierIT {
 
     private static final Path EXAMPLE = Path.of(System.getProperty("user.dir")).resolve("../eval/verify-handbook.yaml").normalize();
 
