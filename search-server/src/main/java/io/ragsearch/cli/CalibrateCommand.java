@@ -7,7 +7,7 @@ import io.ragsearch.calibrate.NativeMemorySettings;
 import io.ragsearch.calibrate.PeakVerifier;
 import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.config.ConfigOverrides;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.SessionSettings;
@@ -63,7 +63,7 @@ final class CalibrateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         NativeMemorySettings.apply();
         Map<String, String> env = System.getenv();
-        ServerConfig file = config == null ? new ServerConfig(null, null, null, null, null)
+        ServerSettings file = config == null ? new ServerSettings(null, null, null, null, null)
                 : ConfigOverrides.withEnvironment(ConfigLoader.load(config), env);
         SessionSettings session = SettingsResolver.rerank(file).session();
         int threads = intraOpThreads != null ? intraOpThreads : session.intraOpThreads();
@@ -71,7 +71,7 @@ final class CalibrateCommand implements Callable<Integer> {
             RerankerFactory factory = new RerankerFactory(registry, new SessionSettings(threads,
                     arena != null ? SessionSettings.Arena.parse(arena) : session.arena()));
             List<Reranker> rerankers = new ArrayList<>();
-            for (ServerConfig.RerankerRef ref : references(file)) {
+            for (ServerSettings.RerankerRef ref : references(file)) {
                 rerankers.add(factory.create(SettingsResolver.reranker(ref, env)));
             }
             MemoryProbe probe = MemoryProbe.detect();
@@ -99,19 +99,19 @@ final class CalibrateCommand implements Callable<Integer> {
         }
     }
 
-    private List<ServerConfig.RerankerRef> references(ServerConfig file) {
+    private List<ServerSettings.RerankerRef> references(ServerSettings file) {
         if (reranker != null) {
             boolean builtin = reranker.equals(RerankerFactory.STAND_IN);
-            return List.of(new ServerConfig.RerankerRef(builtin ? reranker : null, builtin ? null : reranker, maxSeqLen));
+            return List.of(new ServerSettings.RerankerRef(builtin ? reranker : null, builtin ? null : reranker, maxSeqLen));
         }
         if (config == null) {
             return List.of();
         }
-        Set<ServerConfig.RerankerRef> refs = new LinkedHashSet<>();
-        for (ServerConfig.ProjectConfig p : ConfigOverrides.projects(file)) {
+        Set<ServerSettings.RerankerRef> refs = new LinkedHashSet<>();
+        for (ServerSettings.Project p : ConfigOverrides.projects(file)) {
             if (p.reranker() != null) {
-                ServerConfig.RerankerRef r = p.reranker();
-                refs.add(maxSeqLen == null ? r : new ServerConfig.RerankerRef(r.builtin(), r.path(), maxSeqLen));
+                ServerSettings.RerankerRef r = p.reranker();
+                refs.add(maxSeqLen == null ? r : new ServerSettings.RerankerRef(r.builtin(), r.path(), maxSeqLen));
             }
         }
         return List.copyOf(refs);

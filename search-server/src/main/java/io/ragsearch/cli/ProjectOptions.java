@@ -4,7 +4,7 @@ import io.ragsearch.contract.Environment;
 import io.ragsearch.config.ConfigException;
 import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.config.ConfigOverrides;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.server.SampleCorpus;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,13 +31,13 @@ final class ProjectOptions {
     List<String> projects = new ArrayList<>();
 
     /** The configuration: file (or $RAGSEARCH_CONFIG), plus --project; the sample corpus when neither names a project. */
-    ServerConfig resolve(Map<String, String> env) throws IOException {
+    ServerSettings resolve(Map<String, String> env) throws IOException {
         Path file = config;
         if (file == null && env.get(Environment.CONFIG) != null && !env.get(Environment.CONFIG).isBlank()) {
             file = Path.of(env.get(Environment.CONFIG));
         }
-        ServerConfig base = file == null ? new ServerConfig(null, null, null, null, null) : ConfigLoader.load(file);
-        List<ServerConfig.ProjectConfig> extra = new ArrayList<>();
+        ServerSettings base = file == null ? new ServerSettings(null, null, null, null, null) : ConfigLoader.load(file);
+        List<ServerSettings.Project> extra = new ArrayList<>();
         for (String p : projects) {
             int eq = p.indexOf('=');
             if (eq <= 0 || eq == p.length() - 1) {
@@ -45,16 +45,16 @@ final class ProjectOptions {
             }
             extra.add(project(p.substring(0, eq), Path.of(p.substring(eq + 1)), ""));
         }
-        ServerConfig merged = ConfigOverrides.withEnvironment(ConfigOverrides.withDatabase(ConfigOverrides.withProjects(base, extra), db), env);
+        ServerSettings merged = ConfigOverrides.withEnvironment(ConfigOverrides.withDatabase(ConfigOverrides.withProjects(base, extra), db), env);
         if (ConfigOverrides.projects(merged).isEmpty() && !ConfigOverrides.databaseConfigured(merged)) {
             Path sample = SampleCorpus.locate();
-            List<ServerConfig.ProjectConfig> samples = new ArrayList<>();
+            List<ServerSettings.Project> samples = new ArrayList<>();
             for (SampleCorpus.SampleProject s : SampleCorpus.PROJECTS) {
                 samples.add(project(s.name(), sample.resolve(s.directory()), s.description()));
             }
             merged = ConfigOverrides.withProjects(merged, samples);
         }
-        for (ServerConfig.ProjectConfig p : ConfigOverrides.projects(merged)) {
+        for (ServerSettings.Project p : ConfigOverrides.projects(merged)) {
             if (p.source() != null && !ConfigOverrides.fromDatabase(p) && p.source().directory() != null
                     && !Files.isDirectory(Path.of(p.source().directory()))) {
                 throw new ConfigException("project '" + p.name() + "': directory " + p.source().directory() + " does not exist");
@@ -63,8 +63,8 @@ final class ProjectOptions {
         return merged;
     }
 
-    private static ServerConfig.ProjectConfig project(String name, Path dir, String description) {
-        return new ServerConfig.ProjectConfig(name, description, new ServerConfig.Source(dir.toAbsolutePath().normalize().toString()),
-                null, null, null, null);
+    private static ServerSettings.Project project(String name, Path dir, String description) {
+        return new ServerSettings.Project(name, description, new ServerSettings.Source(dir.toAbsolutePath().normalize().toString(), null, null),
+                null, null, null, null, null);
     }
 }

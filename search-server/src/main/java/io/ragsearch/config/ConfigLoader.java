@@ -1,5 +1,6 @@
 package io.ragsearch.config;
 
+import io.ragsearch.contract.settings.ServerSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,35 +19,35 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
-    public static ServerConfig load(Path file) {
+    public static ServerSettings load(Path file) {
         String text;
         try {
             text = Files.readString(file);
         } catch (IOException e) {
             throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage(), e);
         }
-        ServerConfig config = parse(text, file.toString());
+        ServerSettings config = parse(text, file.toString());
         Path base = file.toAbsolutePath().getParent();
         if (config.projects() == null) {
             return config;
         }
-        return new ServerConfig(config.server(), config.models(), config.rerank(), config.database(), config.projects().stream()
+        return new ServerSettings(config.server(), config.models(), config.rerank(), config.database(), config.projects().stream()
                 .map(p -> p.source() == null || p.source().directory() == null || ConfigOverrides.fromDatabase(p) ? p
-                        : new ServerConfig.ProjectConfig(p.name(), p.description(),
-                                new ServerConfig.Source(base.resolve(p.source().directory()).normalize().toString(),
-                                        p.source().include()),
+                        : new ServerSettings.Project(p.name(), p.description(),
+                                new ServerSettings.Source(base.resolve(p.source().directory()).normalize().toString(),
+                                        p.source().include(), null),
                                 p.language(), p.retrieval(), p.gate(), p.includeAddenda(), p.reranker()))
                 .toList());
     }
 
-    public static ServerConfig parse(String yaml, String origin) {
+    public static ServerSettings parse(String yaml, String origin) {
         if (yaml.isBlank()) {
-            return new ServerConfig(null, null, null, null, null);
+            return new ServerSettings(null, null, null, null, null);
         }
         try {
-            ServerConfig config = YAML.readValue(yaml, ServerConfig.class);
+            ServerSettings config = YAML.readValue(yaml, ServerSettings.class);
             // A document that is only "---", "~" or "null" holds no settings: the defaults, as for an empty file.
-            return config != null ? config : new ServerConfig(null, null, null, null, null);
+            return config != null ? config : new ServerSettings(null, null, null, null, null);
         } catch (JacksonException e) {
             throw new ConfigException("configuration " + origin + " is not valid: " + e.getOriginalMessage()
                     + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr() + ")" : ""), e);

@@ -1,5 +1,6 @@
 package io.ragsearch.config;
 
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.contract.Environment;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,64 +16,64 @@ public final class ConfigOverrides {
     private ConfigOverrides() {
     }
 
-    public static ServerConfig withEnvironment(ServerConfig c, Map<String, String> env) {
-        ServerConfig listener = withListener(c, env.get(Environment.BIND_ADDRESS), intFromEnv(env, Environment.MCP_PORT),
+    public static ServerSettings withEnvironment(ServerSettings c, Map<String, String> env) {
+        ServerSettings listener = withListener(c, env.get(Environment.BIND_ADDRESS), intFromEnv(env, Environment.MCP_PORT),
                 intFromEnv(env, Environment.ADMIN_PORT));
-        ServerConfig.Rerank r = rerank(c);
+        ServerSettings.Rerank r = rerank(c);
         Integer concurrency = intFromEnv(env, Environment.RERANK_CONCURRENCY);
-        ServerConfig.Rerank rerank = concurrency == null ? c.rerank() : new ServerConfig.Rerank(concurrency, r.queueTimeoutMillis(),
+        ServerSettings.Rerank rerank = concurrency == null ? c.rerank() : new ServerSettings.Rerank(concurrency, r.queueTimeoutMillis(),
                 r.intraOpThreads(), r.arena(), r.calibrate(), r.calibrationLevels());
-        ServerConfig.DatabaseRef d = database(c);
-        ServerConfig.DatabaseRef database = new ServerConfig.DatabaseRef(pick(env.get(Environment.DB_URL), d.url()),
+        ServerSettings.Database d = database(c);
+        ServerSettings.Database database = new ServerSettings.Database(pick(env.get(Environment.DB_URL), d.url()),
                 pick(env.get(Environment.DB_USER), d.user()), pick(env.get(Environment.DB_PASSWORD), d.password()), d.pollSeconds());
-        return new ServerConfig(listener.server(), c.models(), rerank, database, c.projects());
+        return new ServerSettings(listener.server(), c.models(), rerank, database, c.projects());
     }
 
-    public static ServerConfig withListener(ServerConfig c, String bind, Integer mcpPort, Integer adminPort) {
-        ServerConfig.Server s = c.server() != null ? c.server()
-                : new ServerConfig.Server(null, null, null, null, null, null, null, null, null);
-        ServerConfig.Server server = new ServerConfig.Server(bind != null ? bind : s.bindAddress(),
+    public static ServerSettings withListener(ServerSettings c, String bind, Integer mcpPort, Integer adminPort) {
+        ServerSettings.Server s = c.server() != null ? c.server()
+                : new ServerSettings.Server(null, null, null, null, null, null, null, null, null);
+        ServerSettings.Server server = new ServerSettings.Server(bind != null ? bind : s.bindAddress(),
                 mcpPort != null ? mcpPort : s.mcpPort(), adminPort != null ? adminPort : s.adminPort(), s.toolThreads(),
                 s.toolQueue(), s.maxInFlightRequests(), s.maxQueryChars(), s.allowedHosts(), s.allowedOrigins());
-        return new ServerConfig(server, c.models(), c.rerank(), c.database(), c.projects());
+        return new ServerSettings(server, c.models(), c.rerank(), c.database(), c.projects());
     }
 
-    public static ServerConfig withDatabase(ServerConfig c, String url) {
+    public static ServerSettings withDatabase(ServerSettings c, String url) {
         if (url == null) {
             return c;
         }
-        ServerConfig.DatabaseRef d = database(c);
-        return new ServerConfig(c.server(), c.models(), c.rerank(),
-                new ServerConfig.DatabaseRef(url, d.user(), d.password(), d.pollSeconds()), c.projects());
+        ServerSettings.Database d = database(c);
+        return new ServerSettings(c.server(), c.models(), c.rerank(),
+                new ServerSettings.Database(url, d.user(), d.password(), d.pollSeconds()), c.projects());
     }
 
-    public static ServerConfig withProjects(ServerConfig c, List<ServerConfig.ProjectConfig> more) {
-        List<ServerConfig.ProjectConfig> all = new ArrayList<>(projects(c));
+    public static ServerSettings withProjects(ServerSettings c, List<ServerSettings.Project> more) {
+        List<ServerSettings.Project> all = new ArrayList<>(projects(c));
         all.addAll(more);
-        return new ServerConfig(c.server(), c.models(), c.rerank(), c.database(), all);
+        return new ServerSettings(c.server(), c.models(), c.rerank(), c.database(), all);
     }
 
     /** The configured projects; none when the file has no projects section. */
-    public static List<ServerConfig.ProjectConfig> projects(ServerConfig c) {
+    public static List<ServerSettings.Project> projects(ServerSettings c) {
         return c.projects() == null ? List.of() : c.projects();
     }
 
     /** Whether a database is named (a URL that is not blank). */
-    public static boolean databaseConfigured(ServerConfig c) {
+    public static boolean databaseConfigured(ServerSettings c) {
         return c.database() != null && c.database().url() != null && !c.database().url().isBlank();
     }
 
     /** Whether a project's documents come from the database rather than a directory. */
-    public static boolean fromDatabase(ServerConfig.ProjectConfig p) {
+    public static boolean fromDatabase(ServerSettings.Project p) {
         return p.source() != null && Boolean.TRUE.equals(p.source().database());
     }
 
-    private static ServerConfig.Rerank rerank(ServerConfig c) {
-        return c.rerank() != null ? c.rerank() : new ServerConfig.Rerank(null, null, null, null, null, null);
+    private static ServerSettings.Rerank rerank(ServerSettings c) {
+        return c.rerank() != null ? c.rerank() : new ServerSettings.Rerank(null, null, null, null, null, null);
     }
 
-    private static ServerConfig.DatabaseRef database(ServerConfig c) {
-        return c.database() != null ? c.database() : new ServerConfig.DatabaseRef(null, null, null, null);
+    private static ServerSettings.Database database(ServerSettings c) {
+        return c.database() != null ? c.database() : new ServerSettings.Database(null, null, null, null);
     }
 
     private static String pick(String override, String value) {

@@ -1,6 +1,6 @@
 package io.ragsearch.server;
 
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.metrics.Metrics;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.SearchService;
@@ -17,7 +17,7 @@ public final class OfflineProjects {
     private OfflineProjects() {
     }
 
-    public static SearchService load(ServerConfig config, Map<String, String> env, ProjectCatalog into) throws IOException {
+    public static SearchService load(ServerSettings config, Map<String, String> env, ProjectCatalog into) throws IOException {
         AppSettings settings = SettingsResolver.resolve(config, env);
         // The models stay open as long as the search: the process ends with the command.
         ProjectAssembly assembly = new ProjectAssembly(settings, phase -> { });

@@ -4,7 +4,7 @@ import io.ragsearch.admin.AdminServer;
 import io.ragsearch.admin.HealthState;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.calibrate.NativeMemorySettings;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.mcp.McpHttpServer;
 import io.ragsearch.mcp.SearchTools;
 import io.ragsearch.mcp.ToolExecutor;
@@ -48,7 +48,7 @@ public final class SearchServerApp implements AutoCloseable {
     }
 
     /** Resolves the configuration (see {@link SettingsResolver}) and starts the server. */
-    public static SearchServerApp start(ServerConfig config, Map<String, String> env) throws Exception {
+    public static SearchServerApp start(ServerSettings config, Map<String, String> env) throws Exception {
         return start(SettingsResolver.resolve(config, env));
     }
 

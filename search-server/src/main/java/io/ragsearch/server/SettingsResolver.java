@@ -6,7 +6,7 @@ import io.ragsearch.calibrate.CalibrationSettings;
 import io.ragsearch.config.ConfigException;
 import io.ragsearch.config.ConfigOverrides;
 import io.ragsearch.config.ConfigValidator;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.embed.EmbeddingModel;
 import io.ragsearch.embed.EmbeddingSettings;
 import io.ragsearch.embed.SessionSettings;
@@ -41,10 +41,10 @@ public final class SettingsResolver {
     private SettingsResolver() {
     }
 
-    public static AppSettings resolve(ServerConfig config, Map<String, String> env) {
+    public static AppSettings resolve(ServerSettings config, Map<String, String> env) {
         List<String> problems = new ArrayList<>(ConfigValidator.problems(config));
-        ServerConfig.Server s = config.server() != null ? config.server()
-                : new ServerConfig.Server(null, null, null, null, null, null, null, null, null);
+        ServerSettings.Server s = config.server() != null ? config.server()
+                : new ServerSettings.Server(null, null, null, null, null, null, null, null, null);
         int mcpPort = or(s.mcpPort(), ListenerSettings.DEFAULT_PORT);
         int adminPort = or(s.adminPort(), AdminSettings.DEFAULT_PORT);
         if (problems.isEmpty() && mcpPort != 0 && mcpPort == adminPort) {
@@ -77,14 +77,14 @@ public final class SettingsResolver {
     }
 
     /** Only the embedding model, for commands (ingest) that read nothing else from the file. */
-    public static EmbeddingModel embedding(ServerConfig config, Map<String, String> env) {
+    public static EmbeddingModel embedding(ServerSettings config, Map<String, String> env) {
         ConfigValidator.validateModels(config);
         return embedding(config, env.get(Environment.MODEL_DIR));
     }
 
     /** Rerank resources only (calibrate reads nothing else from the file). */
-    public static RerankSettings rerank(ServerConfig config) {
-        ServerConfig.Rerank r = rerankSection(config);
+    public static RerankSettings rerank(ServerSettings config) {
+        ServerSettings.Rerank r = rerankSection(config);
         SessionSettings.Arena arena = r.arena() == null ? SessionSettings.DEFAULT_ARENA : SessionSettings.Arena.parse(r.arena());
         return new RerankSettings(or(r.concurrency(), RerankSettings.DEFAULT_CONCURRENCY),
                 or(r.queueTimeoutMillis(), RerankSettings.DEFAULT_QUEUE_TIMEOUT_MILLIS),
@@ -92,24 +92,24 @@ public final class SettingsResolver {
     }
 
     /** The startup calibration's levels as configured (calibrate's default levels too). */
-    public static CalibrationSettings calibration(ServerConfig config) {
-        ServerConfig.Rerank r = rerankSection(config);
+    public static CalibrationSettings calibration(ServerSettings config) {
+        ServerSettings.Rerank r = rerankSection(config);
         return new CalibrationSettings(or(r.calibrate(), CalibrationSettings.DEFAULTS.enabled()),
                 r.calibrationLevels() == null || r.calibrationLevels().isEmpty() ? CalibrationSettings.DEFAULTS.levels()
                         : r.calibrationLevels());
     }
 
-    private static ServerConfig.Rerank rerankSection(ServerConfig config) {
-        return config.rerank() != null ? config.rerank() : new ServerConfig.Rerank(null, null, null, null, null, null);
+    private static ServerSettings.Rerank rerankSection(ServerSettings config) {
+        return config.rerank() != null ? config.rerank() : new ServerSettings.Rerank(null, null, null, null, null, null);
     }
 
     /** A reranker as a project names it; a relative path resolves against RAGSEARCH_MODEL_DIR. */
-    public static RerankerModel reranker(ServerConfig.RerankerRef ref, Map<String, String> env) {
+    public static RerankerModel reranker(ServerSettings.RerankerRef ref, Map<String, String> env) {
         return reranker(ref, env.get(Environment.MODEL_DIR));
     }
 
-    private static EmbeddingModel embedding(ServerConfig config, String modelDir) {
-        ServerConfig.ModelRef m = config.models() == null ? null : config.models().embedding();
+    private static EmbeddingModel embedding(ServerSettings config, String modelDir) {
+        ServerSettings.ModelRef m = config.models() == null ? null : config.models().embedding();
         if (m == null) {
             return EmbeddingModel.DEFAULT;
         }
@@ -119,7 +119,7 @@ public final class SettingsResolver {
                 : new EmbeddingModel(null, underModelDir(m.path(), modelDir), settings);
     }
 
-    private static ProjectSettings project(ServerConfig.ProjectConfig p, String modelDir) {
+    private static ProjectSettings project(ServerSettings.Project p, String modelDir) {
         ProjectSettings d = ProjectSettings.defaults(p.name());
         Optional<ProjectSettings.DirectorySource> directory = ConfigOverrides.fromDatabase(p) ? Optional.empty()
                 : Optional.of(new ProjectSettings.DirectorySource(Path.of(p.source().directory()),
@@ -136,16 +136,16 @@ public final class SettingsResolver {
                 Optional.ofNullable(p.reranker()).map(ref -> reranker(ref, modelDir)));
     }
 
-    private static RerankerModel reranker(ServerConfig.RerankerRef ref, String modelDir) {
+    private static RerankerModel reranker(ServerSettings.RerankerRef ref, String modelDir) {
         return ref.builtin() != null ? RerankerModel.builtin(ref.builtin(), ref.maxSeqLen())
                 : RerankerModel.directory(underModelDir(ref.path(), modelDir), ref.maxSeqLen());
     }
 
-    private static Optional<DatabaseSettings> database(ServerConfig config) {
+    private static Optional<DatabaseSettings> database(ServerSettings config) {
         if (!ConfigOverrides.databaseConfigured(config)) {
             return Optional.empty();
         }
-        ServerConfig.DatabaseRef ref = config.database();
+        ServerSettings.Database ref = config.database();
         return Optional.of(new DatabaseSettings(ref.url(), ref.user(), ref.password(),
                 ref.pollSeconds() == null ? DatabaseSettings.DEFAULT_POLL : Duration.ofSeconds(ref.pollSeconds())));
     }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.mcp.TestServers;
 import io.ragsearch.search.TestProjects;
 import io.ragsearch.server.SearchServerApp;
@@ -41,8 +41,8 @@ class VerifyCommandIT {
     @BeforeAll
     static void start() throws Exception {
         sample = TestServers.startSample(TestServers.server("127.0.0.1", 2, 32, null));
-        strictGate = start(new ServerConfig.ProjectConfig("handbook-en", "gate 0.99",
-                new ServerConfig.Source(TestProjects.sampleDirectory("en").toString()), null, null, new ServerConfig.Gate(0.99), null));
+        strictGate = start(new ServerSettings.Project("handbook-en", "gate 0.99",
+                new ServerSettings.Source(TestProjects.sampleDirectory("en").toString(), null, null), null, null, new ServerSettings.Gate(0.99), null, null));
         Path twoDocuments = Files.createDirectories(dir.resolve("en-without-expenses"));
         for (String f : List.of("employee-handbook.md", "it-security.md")) {
             Files.copy(TestProjects.sampleDirectory("en").resolve(f), twoDocuments.resolve(f));
@@ -50,8 +50,8 @@ class VerifyCommandIT {
         lostDocument = start(TestProjects.config("handbook-en", twoDocuments, null));
     }
 
-    private static SearchServerApp start(ServerConfig.ProjectConfig english) throws Exception {
-        return SearchServerApp.start(new ServerConfig(TestServers.server("127.0.0.1", 2, 32, null), null, null, null,
+    private static SearchServerApp start(ServerSettings.Project english) throws Exception {
+        return SearchServerApp.start(new ServerSettings(TestServers.server("127.0.0.1", 2, 32, null), null, null, null,
                 List.of(english, TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null))), Map.of());
     }
 

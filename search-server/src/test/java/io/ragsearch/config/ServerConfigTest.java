@@ -1,5 +1,6 @@
 package io.ragsearch.config;
 
+import io.ragsearch.contract.settings.ServerSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,7 +27,7 @@ class ServerConfigTest {
 
     @Test
     void validationListsEveryProblemAtOnce() {
-        ServerConfig c = ConfigLoader.parse("""
+        ServerSettings c = ConfigLoader.parse("""
                 server: {mcpPort: 8080, adminPort: 8080, toolThreads: 0}
                 projects:
                   - name: Bad Name
@@ -46,7 +47,7 @@ class ServerConfigTest {
 
     @Test
     void badEmbeddingSettingsAreNamedWithWhatIsAllowed() {
-        ServerConfig c = ConfigLoader.parse("""
+        ServerSettings c = ConfigLoader.parse("""
                 models:
                   embedding: {path: e5, pooling: max, maxSeqLen: 100000, output: " "}
                 projects:
@@ -55,7 +56,7 @@ class ServerConfigTest {
                     reranker: {path: bge, maxSeqLen: 4}
                 """, "t");
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigValidator.validate(c));
-        for (String expected : new String[] {"models.embedding.pooling must be one of [mean, cls] (got max)",
+        for (String expected : new String[] {"models.embedding.pooling must be one of [mean, cls] (got 'max')",
                 "models.embedding.maxSeqLen must be 8..8192 tokens (got 100000)",
                 "models.embedding.output must name a model output",
                 "projects[0].reranker.maxSeqLen must be 8..8192 tokens (got 4)"}) {
@@ -76,7 +77,7 @@ class ServerConfigTest {
     @Test
     void badEnvironmentPortIsAClearError() {
         ConfigException e = assertThrows(ConfigException.class,
-                () -> ConfigOverrides.withEnvironment(new ServerConfig(null, null, null, null, null), Map.of("RAGSEARCH_MCP_PORT", "eighty")));
+                () -> ConfigOverrides.withEnvironment(new ServerSettings(null, null, null, null, null), Map.of("RAGSEARCH_MCP_PORT", "eighty")));
         assertTrue(e.getMessage().contains("RAGSEARCH_MCP_PORT"), e.getMessage());
     }
 }

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.config.ConfigLoader;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.search.TestProjects;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -160,7 +160,7 @@ class MultilingualEmbeddingTest {
 
     @Test
     void mountedFromTheConfigurationFile() throws IOException {
-        ServerConfig config = ConfigLoader.parse("""
+        ServerSettings config = ConfigLoader.parse("""
                 models:
                   embedding:
                     path: tiny-xlmr
@@ -182,8 +182,8 @@ class MultilingualEmbeddingTest {
             assertArrayEquals(unit(TinyEmbeddingModel.cls(ids("<s>", "▁query", ":", "▁휴가", "</s>"))), e.embedQuery("휴가"), 1e-6f);
             assertNotEquals(ModelFiles.digestOf(files.modelPath()), e.digest());
         }
-        assertEquals(EmbeddingSettings.DEFAULTS, SettingsResolver.embedding(new ServerConfig(null,
-                new ServerConfig.Models(new ServerConfig.ModelRef("all-minilm-l6-v2", null)), null, null, null), Map.of()).settings(),
+        assertEquals(EmbeddingSettings.DEFAULTS, SettingsResolver.embedding(new ServerSettings(null,
+                new ServerSettings.Models(new ServerSettings.ModelRef("all-minilm-l6-v2", null, null, null, null, null, null, null)), null, null, null), Map.of()).settings(),
                 "nothing configured: the built-in model's settings");
     }
 

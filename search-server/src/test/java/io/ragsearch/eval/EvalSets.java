@@ -1,6 +1,6 @@
 package io.ragsearch.eval;
 
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.SearchService;
 import io.ragsearch.server.OfflineProjects;
@@ -25,8 +25,8 @@ final class EvalSets {
 
     /** One project with every setting at its default, as {@code serve --project NAME=DIR} loads it. */
     static Loaded load(String name, Path directory) throws Exception {
-        ServerConfig config = new ServerConfig(null, null, null, null, List.of(new ServerConfig.ProjectConfig(name, "",
-                new ServerConfig.Source(directory.toAbsolutePath().toString()), null, null, null, null)));
+        ServerSettings config = new ServerSettings(null, null, null, null, List.of(new ServerSettings.Project(name, "",
+                new ServerSettings.Source(directory.toAbsolutePath().toString(), null, null), null, null, null, null, null)));
         ProjectCatalog catalog = new ProjectCatalog();
         SearchService search = OfflineProjects.load(config, Map.of(), catalog);
         return new Loaded(catalog, search);

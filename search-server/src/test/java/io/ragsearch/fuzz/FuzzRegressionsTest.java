@@ -3,7 +3,7 @@ package io.ragsearch.fuzz;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ragsearch.config.ConfigLoader;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.mcp.McpRequestRules;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,8 +24,8 @@ class FuzzRegressionsTest {
     @Test
     void aConfigurationOfOnlyANullDocumentMeansTheDefaults() {
         for (String yaml : List.of("---\n", "null\n", "---\n...\n")) {
-            ServerConfig config = ConfigLoader.parse(yaml, "c.yaml");
-            assertEquals(new ServerConfig(null, null, null, null, null), config, yaml);
+            ServerSettings config = ConfigLoader.parse(yaml, "c.yaml");
+            assertEquals(new ServerSettings(null, null, null, null, null), config, yaml);
         }
     }
 }

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ragsearch.config.ConfigException;
 import io.ragsearch.config.ConfigLoader;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.ArticleSplitter;
 import io.ragsearch.corpus.CorpusLoader;
@@ -100,7 +100,7 @@ class UntrustedTextFuzzTest {
     @Property
     void anyConfigurationIsAcceptedOrAConfigException(@ForAll("configs") String yaml) {
         try {
-            ServerConfig config = ConfigLoader.parse(yaml, "fuzz.yaml");
+            ServerSettings config = ConfigLoader.parse(yaml, "fuzz.yaml");
             // Validation and resolution: whatever passes the rules must resolve into settings without another error.
             SettingsResolver.resolve(config, Map.of());
         } catch (ConfigException e) {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.search.TestProjects;
 import io.ragsearch.server.SearchServerApp;
 import java.nio.charset.StandardCharsets;
@@ -59,9 +59,9 @@ class BadInputCatalogueIT {
         Files.writeString(evil.resolve("heading.md"), "## a" + " ".repeat(4000) + "x\nbody\n");
         Files.writeString(evil.resolve("long-title.md"), "---\ntitle: " + "Title ".repeat(70_000) + "\n---\n## Parking\n"
                 + "Parking leave spaces are free for staff.\n");
-        ServerConfig.Server server = new ServerConfig.Server("127.0.0.1", 0, 0, null, null, null, null, null, null);
-        ServerConfig config = new ServerConfig(server, null, null,
-                new ServerConfig.DatabaseRef("jdbc:postgresql://127.0.0.1:1/rag?user=rag&password=" + DB_PASSWORD, "rag", null, 60),
+        ServerSettings.Server server = new ServerSettings.Server("127.0.0.1", 0, 0, null, null, null, null, null, null);
+        ServerSettings config = new ServerSettings(server, null, null,
+                new ServerSettings.Database("jdbc:postgresql://127.0.0.1:1/rag?user=rag&password=" + DB_PASSWORD, "rag", null, 60),
                 List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null),
                         TestProjects.config("evil", evil, "lexical")));
         app = SearchServerApp.start(config, Map.of("RAGSEARCH_AUTH_TOKEN", TOKEN));

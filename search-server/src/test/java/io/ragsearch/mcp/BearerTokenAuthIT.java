@@ -1,7 +1,7 @@
 package io.ragsearch.mcp;
 
 import io.ragsearch.config.ConfigException;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.search.TestProjects;
 import io.ragsearch.server.SearchServerApp;
 import org.junit.jupiter.api.AfterAll;
@@ -26,7 +26,7 @@ class BearerTokenAuthIT {
 
     @BeforeAll
     static void start() throws Exception {
-        ServerConfig config = new ServerConfig(TestServers.server("127.0.0.1", null, null, null), null, null, null,
+        ServerSettings config = new ServerSettings(TestServers.server("127.0.0.1", null, null, null), null, null, null,
                 List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
         app = SearchServerApp.start(config, Map.of("RAGSEARCH_AUTH_TOKEN", "s3cret-token"));
     }
@@ -69,7 +69,7 @@ class BearerTokenAuthIT {
 
     @Test
     void aBlankTokenIsRefusedRatherThanServingWithoutAuth() {
-        ServerConfig config = new ServerConfig(TestServers.server("127.0.0.1", null, null, null), null, null, null,
+        ServerSettings config = new ServerSettings(TestServers.server("127.0.0.1", null, null, null), null, null, null,
                 List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
         ConfigException e = assertThrows(ConfigException.class,
                 () -> SearchServerApp.start(config, Map.of("RAGSEARCH_AUTH_TOKEN", "  ")).close());

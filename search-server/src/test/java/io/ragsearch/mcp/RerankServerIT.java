@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.rerank.RerankerFactory;
 import io.ragsearch.search.TestProjects;
 import io.ragsearch.server.SearchServerApp;
@@ -24,10 +24,10 @@ import tools.jackson.databind.json.JsonMapper;
 class RerankServerIT {
 
     private static SearchServerApp start(int concurrency, int queueTimeoutMillis) throws Exception {
-        ServerConfig.RerankerRef standIn = new ServerConfig.RerankerRef(RerankerFactory.STAND_IN, null, 64);
-        ServerConfig config = new ServerConfig(TestServers.server("127.0.0.1", 4, 32, null), null,
-                new ServerConfig.Rerank(concurrency, queueTimeoutMillis, 1, null, true, List.of(1, 2)), null,
-                List.of(new ServerConfig.ProjectConfig("handbook-en", "", new ServerConfig.Source(TestProjects.sampleDirectory("en").toString()),
+        ServerSettings.RerankerRef standIn = new ServerSettings.RerankerRef(RerankerFactory.STAND_IN, null, 64);
+        ServerSettings config = new ServerSettings(TestServers.server("127.0.0.1", 4, 32, null), null,
+                new ServerSettings.Rerank(concurrency, queueTimeoutMillis, 1, null, true, List.of(1, 2)), null,
+                List.of(new ServerSettings.Project("handbook-en", "", new ServerSettings.Source(TestProjects.sampleDirectory("en").toString(), null, null),
                         null, null, null, null, standIn)));
         return SearchServerApp.start(config, Map.of());
     }

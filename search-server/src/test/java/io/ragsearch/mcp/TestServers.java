@@ -3,7 +3,7 @@ package io.ragsearch.mcp;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.search.TestProjects;
 import io.ragsearch.server.SearchServerApp;
 import java.io.ByteArrayOutputStream;
@@ -31,12 +31,12 @@ public final class TestServers {
     private TestServers() {
     }
 
-    public static ServerConfig.Server server(String bind, Integer toolThreads, Integer toolQueue, Integer maxInFlight) {
-        return new ServerConfig.Server(bind, 0, 0, toolThreads, toolQueue, maxInFlight, null, null, null);
+    public static ServerSettings.Server server(String bind, Integer toolThreads, Integer toolQueue, Integer maxInFlight) {
+        return new ServerSettings.Server(bind, 0, 0, toolThreads, toolQueue, maxInFlight, null, null, null);
     }
 
-    public static SearchServerApp startSample(ServerConfig.Server server) throws Exception {
-        ServerConfig config = new ServerConfig(server, null, null, null, List.of(
+    public static SearchServerApp startSample(ServerSettings.Server server) throws Exception {
+        ServerSettings config = new ServerSettings(server, null, null, null, List.of(
                 TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null),
                 TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
         return SearchServerApp.start(config, Map.of());

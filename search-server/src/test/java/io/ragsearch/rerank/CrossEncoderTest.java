@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ragsearch.config.ConfigLoader;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.embed.UnigramTokenizerJson;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.SessionSettings;
@@ -83,7 +83,7 @@ class CrossEncoderTest {
     @Test
     void anXlmRobertaCrossEncoderFromTheConfigurationKeepsTheQueryWhole() throws IOException {
         Path modelDir = TinyCrossEncoderModel.writeXlmRoberta(dir.resolve("models/bge-reranker"));
-        ServerConfig config = ConfigLoader.parse("""
+        ServerSettings config = ConfigLoader.parse("""
                 projects:
                   - name: rules
                     source: {directory: /tmp}

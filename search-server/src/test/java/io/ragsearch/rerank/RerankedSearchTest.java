@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ragsearch.metrics.Metrics;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.embed.SessionSettings;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.ProjectLoader;

@@ -10,7 +10,7 @@ import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.corpus.Document;
 import io.ragsearch.index.Language;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package io.ragsearch.search;
 
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.embed.ModelFiles;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.SessionSettings;
@@ -43,9 +43,9 @@ public final class TestProjects {
         }
     }
 
-    public static ServerConfig.ProjectConfig config(String name, Path dir, String retrieval) {
-        return new ServerConfig.ProjectConfig(name, "test project " + name, new ServerConfig.Source(dir.toString()),
-                null, retrieval, null, null);
+    public static ServerSettings.Project config(String name, Path dir, String retrieval) {
+        return new ServerSettings.Project(name, "test project " + name, new ServerSettings.Source(dir.toString(), null, null),
+                null, retrieval, null, null, null);
     }
 
     /** The resolved settings of a directory project, as the server gives the loader. */

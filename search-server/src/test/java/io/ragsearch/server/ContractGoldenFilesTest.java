@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.config.ConfigOverrides;
 import io.ragsearch.config.ConfigValidator;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.contract.Environment;
 import io.ragsearch.contract.Golden;
 import io.ragsearch.contract.calibration.Calibration;
@@ -32,7 +32,7 @@ class ContractGoldenFilesTest {
     @Test
     void theGoldenSettingsFileReadsResolvesAndMeansWhatTheOperatorMeant() {
         // The operator's pods give the database through the environment.
-        ServerConfig config = ConfigOverrides.withEnvironment(ConfigLoader.parse(Golden.text("server-settings.yaml"), "golden"),
+        ServerSettings config = ConfigOverrides.withEnvironment(ConfigLoader.parse(Golden.text("server-settings.yaml"), "golden"),
                 Map.of(Environment.DB_URL, "jdbc:postgresql://db:5432/ragsearch"));
         assertEquals(List.of(), ConfigValidator.problems(config));
         AppSettings s = SettingsResolver.resolve(config, Map.of());

@@ -48,7 +48,7 @@ class PackageRulesTest {
             Map.entry("verify", Set.of("eval", "mcpclient")),
             Map.entry("server", Set.of("admin", "calibrate", "config", "contract", "corpus", "embed", "index", "mcp", "metrics",
                     "refresh", "rerank", "search", "store")),
-            Map.entry("cli", Set.of("calibrate", "config", "contract", "corpus", "embed", "eval", "fetch", "index", "mcp", "rerank",
+            Map.entry("cli", Set.of("calibrate", "config", "contract", "corpus", "embed", "eval", "fetch", "index", "mcp", "mcpclient", "rerank",
                     "search", "server", "store", "verify")));
 
     private static final Pattern REFERENCE = Pattern.compile("io/ragsearch/([a-z]+)/");

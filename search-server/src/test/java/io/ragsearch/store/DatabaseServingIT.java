@@ -9,7 +9,7 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.mcp.TestServers;
 import io.ragsearch.search.TestProjects;
@@ -42,8 +42,8 @@ class DatabaseServingIT {
     private final HttpClient http = HttpClient.newHttpClient();
 
     private SearchServerApp start() throws Exception {
-        ServerConfig config = new ServerConfig(TestServers.server("127.0.0.1", 4, 32, null), null, null,
-                new ServerConfig.DatabaseRef(TestDatabase.url(), TestDatabase.user(), null, 1), List.of());
+        ServerSettings config = new ServerSettings(TestServers.server("127.0.0.1", 4, 32, null), null, null,
+                new ServerSettings.Database(TestDatabase.url(), TestDatabase.user(), null, 1), List.of());
         return SearchServerApp.start(config, Map.of());
     }
 

@@ -109,6 +109,8 @@ public final class SettingsRules {
     private static void embedding(List<String> problems, String where, ServerSettings.ModelRef m) {
         if ((m.builtin() == null) == (m.path() == null)) {
             problems.add(where + " needs exactly one of builtin or path");
+        } else if (m.path() != null && m.path().isBlank()) {
+            problems.add(where + ".path is empty");
         }
         choice(problems, where + ".pooling", m.pooling(), Bounds.POOLINGS);
         addIfAny(problems, maxSeqLen(where + ".maxSeqLen", m.maxSeqLen()));
@@ -138,7 +140,7 @@ public final class SettingsRules {
     /** Null when absent or in [0, 1], else the problem. */
     public static String gateThreshold(String field, Double t) {
         if (t != null && (t.isNaN() || t < Bounds.GATE_MIN || t > Bounds.GATE_MAX)) {
-            return field + " must lie in [" + Bounds.GATE_MIN + ", " + Bounds.GATE_MAX + "] (got " + t + ")";
+            return field + " must lie in [0, 1] (got " + t + ")";
         }
         return null;
     }

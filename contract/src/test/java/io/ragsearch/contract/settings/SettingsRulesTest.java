@@ -54,7 +54,7 @@ class SettingsRulesTest {
                 "projects[0].retrieval must be one of [auto, lexical, vector, hybrid]",
                 "projects[0].reranker needs exactly one of builtin or path",
                 "projects[0].reranker.maxSeqLen must be 8..8192 tokens (got 9000)",
-                "projects[0].gate.threshold must lie in [0.0, 1.0] (got 1.5)",
+                "projects[0].gate.threshold must lie in [0, 1] (got 1.5)",
                 "projects[2].name 'dup' is used twice");
         assertEquals(expectedStarts.size(), problems.size(), String.join("\n", problems));
         for (int i = 0; i < expectedStarts.size(); i++) {
