@@ -16,7 +16,7 @@ import java.util.concurrent.CountDownLatch;
  * The whole loop locally: embedded API server, operator, pod simulator, the file applied on every
  * save. The entry point of ragsearch-operator-sim.jar (a development tool, not in the operator's jar).
  */
-@Command(name = "ragsearch-playground", mixinStandardHelpOptions = true, version = "ragsearch-playground 0.1.0",
+@Command(name = "ragsearch-playground", mixinStandardHelpOptions = true, versionProvider = io.ragsearch.operator.cli.OperatorVersion.class,
         description = "Run an embedded stand-in API server, the operator and the pod simulator; apply the file and re-apply it on save.")
 public final class PlaygroundCommand implements Runnable {
 

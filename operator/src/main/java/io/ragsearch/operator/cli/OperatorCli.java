@@ -5,7 +5,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** ragsearch-operator: runs the operator (default), or renders what it would apply. */
-@Command(name = "ragsearch-operator", mixinStandardHelpOptions = true, version = "ragsearch-operator 0.1.0",
+@Command(name = "ragsearch-operator", mixinStandardHelpOptions = true, versionProvider = OperatorVersion.class,
         description = "Kubernetes operator for RagSearch resources: MCP search services with a measured rerank concurrency.",
         subcommands = {RunCommand.class, RenderCommand.class, CommandLine.HelpCommand.class})
 public final class OperatorCli implements Runnable {
