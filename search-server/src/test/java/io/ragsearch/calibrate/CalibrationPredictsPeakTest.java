@@ -24,7 +24,7 @@ class CalibrationPredictsPeakTest {
 
     /**
      * The prediction must never fall short (a short one lets pods be OOM-killed), and must not
-     * be loose either: achieved 0.93–0.98 on this machine kind (docs/memory.md); below this
+     * be loose either: achieved 0.90–0.98 on this machine kind (docs/memory.md); below this
      * floor the estimator would be wasting memory that could rerank again.
      */
     static final double FLOOR = 0.80;
