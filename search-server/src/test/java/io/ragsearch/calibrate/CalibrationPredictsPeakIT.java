@@ -22,8 +22,12 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class CalibrationPredictsPeakIT {
 
-    /** Achieved on this machine kind: 0.71–0.85 of the prediction (docs/memory.md). */
-    static final double TOLERANCE = 0.10;
+    /**
+     * The prediction must never fall short (a short one lets pods be OOM-killed), and must not
+     * be loose either: achieved 0.90–0.98 on this machine kind (docs/memory.md); below this
+     * floor the estimator would be wasting memory that could rerank again.
+     */
+    static final double FLOOR = 0.80;
 
     @TempDir
     Path dir;
@@ -59,8 +63,10 @@ class CalibrationPredictsPeakIT {
             System.out.printf(Locale.ROOT, "[calibration] N=%d runs=%d predicted=%d MiB measured=%d MiB ratio=%.3f "
                             + "throughput=%.1f candidates/s wall=%.1f s%n", n, v.get("runs").asInt(), predicted >> 20, measured >> 20,
                     v.get("ratio").asDouble(), v.get("candidatesPerSecond").asDouble(), v.get("wallSeconds").asDouble());
-            assertTrue(measured <= predicted * (1 + TOLERANCE),
-                    "N=" + n + ": peak " + (measured >> 20) + " MiB above prediction " + (predicted >> 20) + " MiB + 10 %");
+            assertTrue(measured <= predicted,
+                    "N=" + n + ": peak " + (measured >> 20) + " MiB above the prediction " + (predicted >> 20) + " MiB");
+            assertTrue(measured >= predicted * FLOOR,
+                    "N=" + n + ": peak " + (measured >> 20) + " MiB below " + FLOOR + " of the prediction " + (predicted >> 20) + " MiB");
         }
     }
 }
