@@ -1,6 +1,5 @@
 package io.ragsearch.verify;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -22,38 +21,17 @@ public record ListDocumentsCheck(String id, String project, List<String> names, 
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public Observation observe(Side side) {
-        Calls.Timed t = Calls.call(side, "list_documents", Map.of("project", project));
-        if (t.failure() != null) {
-            return t.failure();
-        }
-        if (t.answer().error()) {
-            return Calls.unexpectedError(t);
-        }
-        try {
-            List<String> got = new ArrayList<>();
-            for (Object o : (List<Object>) t.answer().structured().get("documents")) {
-                got.add((String) ((Map<String, Object>) o).get("id"));
-            }
-            return Observation.of(got.size() + " documents", List.copyOf(got), t.millis());
-        } catch (RuntimeException e) {
-            return Observation.failed("bad answer", "the list_documents answer does not have the declared shape", t.millis());
-        }
+        return Names.listed(side, "list_documents", Map.of("project", project), "documents", "id", "documents");
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public String problem(Observation own, Observation baseline) {
-        return own.failed() ? own.failure() : Names.problem((List<String>) own.facts(), names, count, "documents");
+        return Names.problem(own, names, count, "documents");
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public String difference(Observation baseline, Observation candidate) {
-        if (baseline.failed() || candidate.failed()) {
-            return Check.shownDifference(baseline, candidate, null, null);
-        }
-        return Names.difference((List<String>) baseline.facts(), (List<String>) candidate.facts());
+        return Names.difference(baseline, candidate);
     }
 }

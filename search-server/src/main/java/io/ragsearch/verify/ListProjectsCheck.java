@@ -1,6 +1,5 @@
 package io.ragsearch.verify;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -22,38 +21,17 @@ public record ListProjectsCheck(String id, List<String> names, Integer count) im
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public Observation observe(Side side) {
-        Calls.Timed t = Calls.call(side, "list_projects", Map.of());
-        if (t.failure() != null) {
-            return t.failure();
-        }
-        if (t.answer().error()) {
-            return Calls.unexpectedError(t);
-        }
-        try {
-            List<String> got = new ArrayList<>();
-            for (Object o : (List<Object>) t.answer().structured().get("projects")) {
-                got.add((String) ((Map<String, Object>) o).get("name"));
-            }
-            return Observation.of(got.size() + " projects", List.copyOf(got), t.millis());
-        } catch (RuntimeException e) {
-            return Observation.failed("bad answer", "the list_projects answer does not have the declared shape", t.millis());
-        }
+        return Names.listed(side, "list_projects", Map.of(), "projects", "name", "projects");
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public String problem(Observation own, Observation baseline) {
-        return own.failed() ? own.failure() : Names.problem((List<String>) own.facts(), names, count, "projects");
+        return Names.problem(own, names, count, "projects");
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public String difference(Observation baseline, Observation candidate) {
-        if (baseline.failed() || candidate.failed()) {
-            return Check.shownDifference(baseline, candidate, null, null);
-        }
-        return Names.difference((List<String>) baseline.facts(), (List<String>) candidate.facts());
+        return Names.difference(baseline, candidate);
     }
 }

@@ -2,6 +2,7 @@ package io.ragsearch.verify;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 /** Judging and comparing lists of names (projects, document ids): order does not matter. */
@@ -51,5 +52,41 @@ final class Names {
         gone.forEach(n -> parts.add("−" + n));
         added.forEach(n -> parts.add("+" + n));
         return parts.isEmpty() ? null : baseline.size() + " → " + candidate.size() + " (" + String.join(", ", parts) + ")";
+    }
+
+    /** One listing tool's answer as its names: {@code tool} called, the {@code listKey} items' {@code idKey} values. */
+    @SuppressWarnings("unchecked")
+    static Observation listed(Side side, String tool, Map<String, Object> args, String listKey, String idKey, String noun) {
+        Calls.Timed t = Calls.call(side, tool, args);
+        if (t.failure() != null) {
+            return t.failure();
+        }
+        if (t.answer().error()) {
+            return Calls.unexpectedError(t);
+        }
+        try {
+            List<String> got = new ArrayList<>();
+            for (Object o : (List<Object>) t.answer().structured().get(listKey)) {
+                got.add((String) ((Map<String, Object>) o).get(idKey));
+            }
+            return Observation.of(got.size() + " " + noun, List.copyOf(got), t.millis());
+        } catch (RuntimeException e) {
+            return Observation.failed("bad answer", "the " + tool + " answer does not have the declared shape", t.millis());
+        }
+    }
+
+    /** A listing check's verdict on its own observation. */
+    @SuppressWarnings("unchecked")
+    static String problem(Observation own, List<String> expected, Integer count, String noun) {
+        return own.failed() ? own.failure() : problem((List<String>) own.facts(), expected, count, noun);
+    }
+
+    /** What changed between two listings (or the failure shown when one failed). */
+    @SuppressWarnings("unchecked")
+    static String difference(Observation baseline, Observation candidate) {
+        if (baseline.failed() || candidate.failed()) {
+            return Check.shownDifference(baseline, candidate, null, null);
+        }
+        return difference((List<String>) baseline.facts(), (List<String>) candidate.facts());
     }
 }

@@ -3,9 +3,7 @@ package io.ragsearch.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -121,29 +119,8 @@ class PackageRulesTest {
         }
     }
 
-    /** The UTF-8 entries of a class file's constant pool (JVMS 4.4). */
+    /** The UTF-8 entries of a class file's constant pool: the contract's reader, shared with the operator's check. */
     private static List<String> utf8Constants(Path classFile) throws IOException {
-        List<String> out = new ArrayList<>();
-        try (InputStream raw = Files.newInputStream(classFile); DataInputStream in = new DataInputStream(raw)) {
-            in.readInt();
-            in.readUnsignedShort();
-            in.readUnsignedShort();
-            int count = in.readUnsignedShort();
-            for (int i = 1; i < count; i++) {
-                int tag = in.readUnsignedByte();
-                switch (tag) {
-                    case 1 -> out.add(in.readUTF());
-                    case 7, 8, 16, 19, 20 -> in.skipBytes(2);
-                    case 15 -> in.skipBytes(3);
-                    case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipBytes(4);
-                    case 5, 6 -> {
-                        in.skipBytes(8);
-                        i++;
-                    }
-                    default -> throw new IOException(classFile + ": unknown constant tag " + tag);
-                }
-            }
-        }
-        return out;
+        return io.ragsearch.contract.ClassConstants.utf8Entries(Files.readAllBytes(classFile));
     }
 }

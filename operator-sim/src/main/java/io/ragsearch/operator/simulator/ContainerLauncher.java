@@ -82,6 +82,15 @@ final class ContainerLauncher {
         return new Launch(pb.start(), log);
     }
 
+    /** The host directory a mount binds: its volume's, or a path below it (subPath). */
+    private static Path source(Container c, VolumeMount m, Map<String, Path> volumes) throws IOException {
+        Path source = volumes.get(m.getName());
+        if (source == null) {
+            throw new IOException("container " + c.getName() + " mounts unknown volume " + m.getName());
+        }
+        return m.getSubPath() != null && !m.getSubPath().isBlank() ? source.resolve(m.getSubPath()) : source;
+    }
+
     /** The fallback: mounts over this machine's paths, the server jar on this JVM. */
     private String onThisMachine(Container c, Map<String, Path> volumes, Path podDir) throws IOException {
         StringBuilder inner = new StringBuilder("set -e\n");
@@ -90,13 +99,7 @@ final class ContainerLauncher {
         mounts.sort(Comparator.comparing((VolumeMount m) -> podDir.toAbsolutePath().startsWith(m.getMountPath()))
                 .thenComparing(VolumeMount::getMountPath));
         for (VolumeMount m : mounts) {
-            Path source = volumes.get(m.getName());
-            if (source == null) {
-                throw new IOException("container " + c.getName() + " mounts unknown volume " + m.getName());
-            }
-            if (m.getSubPath() != null && !m.getSubPath().isBlank()) {
-                source = source.resolve(m.getSubPath());
-            }
+            Path source = source(c, m, volumes);
             mountPoints.ensure(Path.of(m.getMountPath()));
             inner.append("mount --bind ").append(q(source.toString())).append(' ').append(q(m.getMountPath())).append('\n');
             if (Boolean.TRUE.equals(m.getReadOnly())) {
@@ -137,13 +140,7 @@ final class ContainerLauncher {
             inner.append("mount --rbind /").append(dir).append(' ').append(q(root + "/" + dir)).append('\n');
         }
         for (VolumeMount m : mounts) {
-            Path source = volumes.get(m.getName());
-            if (source == null) {
-                throw new IOException("container " + c.getName() + " mounts unknown volume " + m.getName());
-            }
-            if (m.getSubPath() != null && !m.getSubPath().isBlank()) {
-                source = source.resolve(m.getSubPath());
-            }
+            Path source = source(c, m, volumes);
             boolean readOnly = Boolean.TRUE.equals(m.getReadOnly());
             if (!readOnly && Files.isDirectory(source)) {
                 inner.append("chmod 0777 ").append(q(source.toString())).append('\n');
