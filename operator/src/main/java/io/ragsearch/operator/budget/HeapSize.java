@@ -21,14 +21,8 @@ public final class HeapSize {
         return Math.floorDiv(Math.min(MAX_DEFAULT, Math.max(MIN_DEFAULT, sixth)), Mebibytes.MIB) * Mebibytes.MIB;
     }
 
-    /**
-     * The JVM flags: the heap fixed at its size (whole MiB, rounded down) and touched at start.
-     * A heap whose pages become resident only as garbage cycles through them grows the process
-     * during and after calibration, which then misreads that growth as rerank cost or misses it
-     * (docs/memory.md); a heap resident from the start is measured once, as resident.
-     */
+    /** The JVM flag: whole MiB, rounded down. */
     public static String flag(long heapBytes) {
-        long mib = Math.floorDiv(heapBytes, Mebibytes.MIB);
-        return "-Xms" + mib + "m -Xmx" + mib + "m -XX:+AlwaysPreTouch";
+        return "-Xmx" + Math.floorDiv(heapBytes, Mebibytes.MIB) + "m";
     }
 }
