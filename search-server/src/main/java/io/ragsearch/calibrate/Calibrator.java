@@ -21,11 +21,10 @@ import org.slf4j.LoggerFactory;
  * limit. Procedure, per reranker: one worst-case warm-up run and the first rest level; then
  * bursts of 1, 2, 4, 1 concurrent worst-case runs (largest batch, longest pairs; each thread
  * runs max(2, k) times back to back, so runs overlap as under sustained load), each burst's peak
- * read from the memory counter. Resident = the highest rest level (before the first burst, before
- * each burst, after the last), plus the heap the JVM may still commit; cost per run = max over
- * bursts of (peak − highest rest) / k, plus a margin of {@link #MARGIN_PERCENT} %. A burst is
- * skipped when the runs measured so far say it would pass 90 % of the memory limit: calibration
- * must never be what kills the pod. docs/memory.md has the measurements.
+ * read from the memory counter. Cost per run = max over bursts of (peak − first rest) / k;
+ * resident = the higher of the first and the final rest level, plus the heap the JVM may still
+ * commit. A burst is skipped when the runs measured so far say it would pass 90 % of the memory
+ * limit: calibration must never be what kills the pod. docs/memory.md has the measurements.
  */
 public final class Calibrator {
 
@@ -80,57 +79,33 @@ public final class Calibrator {
         // belongs to the resident memory, not to the cost of a run.
         reranker.run(worst);
         long firstRest = atRest(reranker);
-        long highestRest = firstRest;
+        long resident = firstRest;
         OptionalLong limit = probe.limit();
-        List<Calibration.Level> bursts = new ArrayList<>();
-        long skipCost = 0;
+        List<Calibration.Level> measured = new ArrayList<>();
+        long perRun = 0;
         for (int k : levels) {
-            // The skip test uses the cost against the first (lowest) rest: the larger figure, so
-            // calibration never runs a burst that could pass 90 % of the limit.
-            if (!fits(highestRest, k, skipCost, limit.orElse(0))) {
+            if (!fits(resident, k, perRun, limit.orElse(0))) {
                 LOG.info("calibration: skipping {} concurrent runs: {} + {} x {} would pass 90% of the limit {}",
-                        k, highestRest, k, skipCost, limit.getAsLong());
+                        k, resident, k, perRun, limit.getAsLong());
                 continue;
             }
-            highestRest = Math.max(highestRest, atRest(reranker)); // every burst starts with the arena's free chunks returned
+            atRest(reranker); // every burst starts with the arena's free chunks returned
+            // Cost against the first rest level, the lowest: memory that fragmentation leaves
+            // behind between bursts is charged to the runs that caused it.
             Calibration.Level level = burst(reranker, worst, k, firstRest);
-            bursts.add(level);
-            skipCost = Math.max(skipCost, level.perRunBytes());
-            LOG.info("calibration {}: {} concurrent run(s) of {}x{} peaked at {} MiB ({} s)", reranker.name(), k, batch,
-                    reranker.maxSeqLen(), level.peakBytes() >> 20, String.format(java.util.Locale.ROOT, "%.1f", level.seconds()));
+            measured.add(level);
+            perRun = Math.max(perRun, level.perRunBytes());
+            LOG.info("calibration {}: {} concurrent run(s) of {}x{} peaked at {} MiB ({} MiB per run above {} MiB at rest, {} s)",
+                    reranker.name(), k, batch, reranker.maxSeqLen(), level.peakBytes() >> 20, level.perRunBytes() >> 20,
+                    firstRest >> 20, String.format(java.util.Locale.ROOT, "%.1f", level.seconds()));
         }
-        highestRest = Math.max(highestRest, atRest(reranker));
-        // The rest level climbs during calibration although the heap's committed size does not:
-        // the JVM commits its heap early but its pages become resident only as garbage cycles
-        // through them (measured: 234 → 358 MiB at rest with -Xmx256m, docs/memory.md). That
-        // growth belongs to resident; charging it to runs as well (cost against the first rest)
-        // counted it twice. So the cost is taken above the highest rest, and a margin covers
-        // what sustained load adds beyond the calibration's bursts.
-        List<Calibration.Level> measured = new ArrayList<>();
-        long costAbove = 0;
-        for (Calibration.Level l : bursts) {
-            long cost = Math.max(0, (l.peakBytes() - highestRest) / l.concurrency());
-            measured.add(new Calibration.Level(l.concurrency(), l.peakBytes(), cost, l.seconds()));
-            costAbove = Math.max(costAbove, cost);
-        }
-        long perRun = withMargin(costAbove);
-        long resident = highestRest + heapStillToCommit();
-        LOG.info("calibration {}: resident {} MiB (highest rest {} MiB, first rest {} MiB), per run {} MiB ({} MiB measured + {} %)",
-                reranker.name(), resident >> 20, highestRest >> 20, firstRest >> 20, perRun >> 20, costAbove >> 20, MARGIN_PERCENT);
+        // Levels right after a big burst still hold memory the next run reuses (and its end returns);
+        // the rest before the first burst and after the last one are what the process keeps. The
+        // heap the JVM may still commit belongs to resident (no peak used it).
+        resident = Math.max(firstRest, atRest(reranker)) + heapStillToCommit();
         return new Calibration(probe.method().wire(), limitOrNull(), resident, perRun, measured.size(), batch,
                 reranker.maxSeqLen(), reranker.intraOpThreads(), reranker.digest(), now(), reranker.name(), reranker.trained(),
                 measured, settings, probe.reason(), List.of());
-    }
-
-    /**
-     * Margin on the measured cost per run: the 4×N staggered load of the peak check reached up to
-     * 5 % more per run than the calibration's own bursts (more fragmentation in the arena over
-     * more runs), and repeats vary by a few percent more (docs/memory.md).
-     */
-    static final int MARGIN_PERCENT = 10;
-
-    static long withMargin(long cost) {
-        return cost + cost * MARGIN_PERCENT / 100;
     }
 
     /** Memory at rest: after a tiny run, whose end returns the arena's free chunks. */

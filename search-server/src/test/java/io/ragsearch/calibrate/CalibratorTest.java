@@ -36,12 +36,6 @@ class CalibratorTest {
         assertEquals(List.of(1, 2), c.levels().stream().map(Calibration.Level::concurrency).toList());
         assertEquals("shrink", c.memorySettings().get("onnxArena"));
         assertEquals(c.residentBytes() + 3 * c.perRunBytes(), c.predictedPeak(3));
-        long measuredCost = c.levels().stream().mapToLong(Calibration.Level::perRunBytes).max().orElseThrow();
-        assertEquals(Calibrator.withMargin(measuredCost), c.perRunBytes(), "cost = the costliest burst plus the margin");
-        for (Calibration.Level l : c.levels()) {
-            assertTrue(c.predictedPeak(l.concurrency()) >= l.peakBytes(),
-                    "the prediction covers the calibration's own burst of " + l.concurrency() + ": " + l.peakBytes());
-        }
     }
 
     @Test
