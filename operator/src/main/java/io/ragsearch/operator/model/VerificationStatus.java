@@ -38,6 +38,11 @@ public class VerificationStatus {
     public String candidatePod;
 
     @Min(0)
+    @Max(86400000)
+    @JsonPropertyDescription("How long the checks ran on the candidate, in milliseconds.")
+    public Long checksMillis;
+
+    @Min(0)
     @Max(100000)
     public Integer passed;
 

@@ -71,6 +71,10 @@ final class Promotion {
             if (s.state == null || VerificationStatus.VERIFYING.equals(s.state)) {
                 s.state = VerificationStatus.PROMOTED;
             }
+            if (VerificationStatus.PROMOTED.equals(s.state) && "Passed".equals(s.outcome) && version.equals(s.version)) {
+                return new Outcome(built, s, new Verdict(true, "Passed", "version " + version + " passed its checks ("
+                        + s.passed + ") and serves"), false);
+            }
             s.version = version;
             String why = running == null ? "the first version serves directly: there is no running version to compare with"
                     : runningVersion == null ? "the running version predates verification; the next new version is verified"
@@ -103,6 +107,7 @@ final class Promotion {
             s.candidatePod = null;
             s.passed = null;
             s.failed = null;
+            s.checksMillis = null;
             s.reason = null;
             s.outcome = null;
             events.normal(resource, "VerificationStarted", "verifying version " + version + " on a candidate pod before it "
@@ -143,6 +148,7 @@ final class Promotion {
             }
             s.passed = v.passed();
             s.failed = v.failed();
+            s.checksMillis = checksMillis(v);
             s.finishedAt = now.toString();
             if (v.state() == Verification.State.PASSED) {
                 return promote(resource, spec, built, s, v, runningVersion);
@@ -178,6 +184,15 @@ final class Promotion {
         String message = heldBackMessage(s.version, s.reason, runningVersion);
         events.warning(resource, reason, message);
         return new Outcome(held, s, new Verdict(false, reason, message), false);
+    }
+
+    private static Long checksMillis(Verification v) {
+        try {
+            return v.finishedAt() == null ? null
+                    : Math.max(0, Duration.between(Instant.parse(v.startedAt()), Instant.parse(v.finishedAt())).toMillis());
+        } catch (java.time.format.DateTimeParseException e) {
+            return null; // a time the pod wrote oddly is not worth failing the verdict over
+        }
     }
 
     private static String heldBackMessage(String version, String why, String runningVersion) {
@@ -223,6 +238,7 @@ final class Promotion {
             s.candidatePod = old.candidatePod;
             s.passed = old.passed;
             s.failed = old.failed;
+            s.checksMillis = old.checksMillis;
             s.reason = old.reason;
             s.outcome = old.outcome;
         }
