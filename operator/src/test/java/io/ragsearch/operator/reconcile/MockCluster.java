@@ -20,8 +20,6 @@ import io.ragsearch.operator.naming.Names;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
@@ -29,7 +27,8 @@ import java.util.logging.Logger;
 
 /** Shared steps of the mock-server tests: the CRD, sample RagSearches, and pods a kubelet would have made. */
 public final class MockCluster {
-    static final Path CRD = Path.of("target/classes/META-INF/fabric8/ragsearches.ragsearch.io-v1.yml");
+    /** A class-path resource: the operator's own tests and operator-sim's (the operator jar) both find it. */
+    static final String CRD = "/META-INF/fabric8/ragsearches.ragsearch.io-v1.yml";
 
     private MockCluster() {
     }
@@ -59,7 +58,10 @@ public final class MockCluster {
     }
 
     public static void installCrd(KubernetesClient client) throws IOException {
-        try (InputStream in = Files.newInputStream(CRD)) {
+        try (InputStream in = MockCluster.class.getResourceAsStream(CRD)) {
+            if (in == null) {
+                throw new IOException("no generated CRD at " + CRD + " on the class path");
+            }
             CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
             client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
         }
