@@ -15,6 +15,14 @@ public final class AdminEndpoints {
     /** The measurement the operator's budget is computed from (see calibration.Calibration). */
     public static final String CALIBRATION = "/calibration";
     public static final String METRICS = "/metrics";
+    /**
+     * {@code POST ?baseline=MCP-URL} starts one run of the pod's checks file against its own MCP
+     * listener with the running version as baseline; {@code GET} answers the run (see
+     * verification.Verification). 404 without a checks file, 409 while a run is in progress.
+     */
+    public static final String VERIFICATION = "/verification";
+    /** The query parameter of a verification POST naming the baseline's MCP endpoint. */
+    public static final String VERIFICATION_BASELINE = "baseline";
 
     private AdminEndpoints() {
     }

@@ -18,6 +18,8 @@ public final class Environment {
     public static final String MODEL_DIR = "RAGSEARCH_MODEL_DIR";
     /** Forces the memory probe (cgroup or process RSS); for tests and unusual hosts. */
     public static final String MEMORY_PROBE = "RAGSEARCH_MEMORY_PROBE";
+    /** Path of the checks file a candidate runs against itself on {@link AdminEndpoints#VERIFICATION} (a mounted ConfigMap key). */
+    public static final String VERIFY_CHECKS = "RAGSEARCH_VERIFY_CHECKS";
 
     private Environment() {
     }

@@ -22,12 +22,13 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The admin listener: probes, /info, /calibration and /metrics on their own port and their own
+ * The admin listener: probes, /info, /calibration, /metrics and /verification on their own port and their own
  * small Jetty (own threads, not the MCP listener's), so nothing here waits behind tool work.
  *
  * <p>Jetty parses request lines and headers without holding a thread, so clients that send a
@@ -49,6 +50,7 @@ public final class AdminServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
     private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
+    private final VerificationEndpoint verification;
 
     /** One admin response. */
     private record Reply(int status, String type, String body) {
@@ -60,7 +62,9 @@ public final class AdminServer implements AutoCloseable {
     }
 
     public AdminServer(AdminSettings listener, HealthState health, Metrics metrics,
-                       Supplier<Map<String, Object>> info, Supplier<Optional<String>> calibrationJson) throws IOException {
+                       Supplier<Map<String, Object>> info, Supplier<Optional<String>> calibrationJson,
+                       VerificationEndpoint verification) throws IOException {
+        this.verification = verification;
         String bindAddress = listener.bindAddress();
         int port = listener.port();
         QueuedThreadPool threads = new QueuedThreadPool(THREADS, 2);
@@ -108,10 +112,13 @@ public final class AdminServer implements AutoCloseable {
     }
 
     private void respond(Request request, Response response, Callback callback) {
-        Endpoint endpoint = endpoints.get(Request.getPathInContext(request));
+        String path = Request.getPathInContext(request);
+        Endpoint endpoint = endpoints.get(path);
         String method = request.getMethod();
         Reply reply;
-        if (endpoint == null) {
+        if (path.equals(AdminEndpoints.VERIFICATION) && verification != null) {
+            reply = verification(request, response, method);
+        } else if (endpoint == null) {
             reply = text(404, "not found\n");
         } else if (!method.equals("GET") && !method.equals("HEAD")) {
             reply = text(405, "method not allowed\n");
@@ -125,6 +132,21 @@ public final class AdminServer implements AutoCloseable {
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
         response.write(true, method.equals("HEAD") ? ByteBuffer.allocate(0) : ByteBuffer.wrap(bytes), callback);
+    }
+
+    /** POST starts a run (it returns at once: the checks run on their own thread), GET answers the last one. */
+    private Reply verification(Request request, Response response, String method) {
+        VerificationEndpoint.Answer answer;
+        if (method.equals("POST")) {
+            Fields query = Request.extractQueryParameters(request);
+            answer = verification.start(query.getValue(AdminEndpoints.VERIFICATION_BASELINE), query.getValue("baselineAdmin"));
+        } else if (method.equals("GET") || method.equals("HEAD")) {
+            answer = verification.result();
+        } else {
+            response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD, POST");
+            return text(405, "method not allowed\n");
+        }
+        return new Reply(answer.status(), "application/json; charset=utf-8", answer.json() + "\n");
     }
 
     private static Reply text(int status, String body) {

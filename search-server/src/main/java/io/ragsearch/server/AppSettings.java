@@ -11,6 +11,7 @@ import io.ragsearch.rerank.RerankSettings;
 import io.ragsearch.search.ProjectSettings;
 import io.ragsearch.search.SearchLimits;
 import io.ragsearch.store.DatabaseSettings;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,9 +21,12 @@ import java.util.Optional;
  */
 public record AppSettings(Serving serving, Models models, List<ProjectSettings> projects, Optional<DatabaseSettings> database) {
 
-    /** The listeners, the tool pool and the bounds of a search. */
+    /**
+     * The listeners, the tool pool, the bounds of a search, and the checks file this server
+     * verifies itself with before it is promoted (empty: /verification answers 404).
+     */
     public record Serving(ListenerSettings mcp, TransportSecurityPolicy security, ToolPoolSettings tools, AdminSettings admin,
-                          SearchLimits limits) {
+                          SearchLimits limits, Optional<Path> verifyChecks) {
     }
 
     /**

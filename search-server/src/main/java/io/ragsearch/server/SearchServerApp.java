@@ -15,6 +15,10 @@ import io.ragsearch.search.SearchService;
 import io.ragsearch.store.CorpusStore;
 import io.ragsearch.store.Database;
 import io.ragsearch.store.DatabaseSettings;
+import io.ragsearch.verification.VerificationRuns;
+import io.ragsearch.verify.Target;
+import io.ragsearch.verify.Verifier;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -74,7 +78,10 @@ public final class SearchServerApp implements AutoCloseable {
         NativeMemorySettings.apply(); // before any model allocates: see the class for why
         ServerInfo info = new ServerInfo(health, new ServerInfo.ModelParts(assembly.embedding(), assembly.rerankers(),
                 settings.models().rerank().concurrency()), catalog, () -> Optional.ofNullable(databaseSync));
-        admin = new AdminServer(s.admin(), health, metrics, info::describe, () -> CalibrationEndpoint.render(calibration));
+        VerificationRuns verification = new VerificationRuns(s.verifyChecks(), this::verificationTarget, s.mcp().bearerToken(),
+                Verifier.DEFAULT_TIMEOUT, Clock.systemUTC());
+        admin = new AdminServer(s.admin(), health, metrics, info::describe, () -> CalibrationEndpoint.render(calibration),
+                new VerificationAdmin(verification));
         admin.start();
         ProcessGauges.register(metrics, assembly.embedding());
 
@@ -90,6 +97,22 @@ public final class SearchServerApp implements AutoCloseable {
         settings.database().ifPresent(this::startDatabaseSync);
         LOG.info("MCP on http://{}:{}{} ({}; bearer-token auth {}), admin on port {}", s.mcp().bindAddress(), mcp.port(),
                 McpHttpServer.PATH, s.security().describe(), s.mcp().bearerToken() == null ? "off" : "on", admin.port());
+    }
+
+    /**
+     * This server as its own verification reaches it: over loopback unless the listeners are
+     * bound to one address; null until the MCP listener serves.
+     */
+    private Target verificationTarget() {
+        McpHttpServer serving = mcp;
+        if (serving == null || !health.started()) {
+            return null;
+        }
+        AppSettings.Serving s = settings.serving();
+        String host = s.mcp().bindAddress().equals("0.0.0.0") || s.mcp().bindAddress().equals("::") ? "127.0.0.1" : s.mcp().bindAddress();
+        host = host.contains(":") ? "[" + host + "]" : host;
+        return Target.of("http://" + host + ":" + serving.port() + McpHttpServer.PATH, "http://" + host + ":" + admin.port(),
+                s.mcp().bearerToken());
     }
 
     /**

@@ -63,7 +63,7 @@ public final class SettingsResolver {
                 d.candidates(), d.maxHitChars());
         AppSettings.Serving serving = new AppSettings.Serving(mcp,
                 TransportSecurityPolicy.forBind(bind, s.allowedHosts(), s.allowedOrigins()), tools,
-                new AdminSettings(bind, adminPort), limits);
+                new AdminSettings(bind, adminPort), limits, verifyChecks(env));
 
         String modelDir = env.get(Environment.MODEL_DIR);
         RerankSettings rerank = rerank(config);
@@ -154,6 +154,12 @@ public final class SettingsResolver {
     private static Path underModelDir(String path, String modelDir) {
         Path p = Path.of(path);
         return !p.isAbsolute() && modelDir != null && !modelDir.isBlank() ? Path.of(modelDir).resolve(p) : p;
+    }
+
+    /** The checks file of /verification: a path, read at each run (a blank variable is no file). */
+    static Optional<Path> verifyChecks(Map<String, String> env) {
+        String path = env.get(Environment.VERIFY_CHECKS);
+        return path == null || path.isBlank() ? Optional.empty() : Optional.of(Path.of(path.strip()));
     }
 
     /**

@@ -32,7 +32,7 @@ class AdminServerIT {
         health.addReadinessCheck(database::get);
         AtomicReference<Optional<String>> calibration = new AtomicReference<>(Optional.empty());
         try (AdminServer admin = new AdminServer(new AdminSettings("127.0.0.1", 0), health, metrics, () -> Map.of("version", "test"),
-                () -> calibration.get())) {
+                () -> calibration.get(), null)) {
             admin.start();
             int port = admin.port();
             health.phase("indexing project rules");

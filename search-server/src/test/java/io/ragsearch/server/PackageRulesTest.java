@@ -44,8 +44,9 @@ class PackageRulesTest {
             Map.entry("mcpclient", Set.of()),
             Map.entry("eval", Set.of("corpus", "index", "mcpclient", "search")),
             Map.entry("verify", Set.of("eval", "mcpclient")),
+            Map.entry("verification", Set.of("contract", "verify")),
             Map.entry("server", Set.of("admin", "calibrate", "config", "contract", "corpus", "embed", "index", "mcp", "metrics",
-                    "refresh", "rerank", "search", "store")),
+                    "refresh", "rerank", "search", "store", "verification", "verify")),
             Map.entry("cli", Set.of("calibrate", "config", "contract", "corpus", "embed", "eval", "fetch", "index", "mcp", "mcpclient", "rerank",
                     "search", "server", "store", "verify")));
 

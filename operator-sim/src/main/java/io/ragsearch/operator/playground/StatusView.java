@@ -40,12 +40,19 @@ final class StatusView {
             }
         }
         b.append("  endpoint (in a cluster) ").append(s.endpoint).append('\n');
+        var v = s.verification;
+        if (v != null) {
+            // The candidate's progress as it happens: the Verified condition above carries the step.
+            b.append(String.format(Locale.ROOT, "  verification %s, version %s%s%s%n", v.state, v.version,
+                    v.checksMillis == null ? "" : ", checks " + v.checksMillis + " ms (" + v.passed + " passed, " + v.failed + " failed)",
+                    v.heldBackVersion == null ? "" : ", held back: " + v.heldBackVersion));
+        }
         for (Pod p : pods) {
             var cs = p.getStatus() == null || p.getStatus().getContainerStatuses() == null || p.getStatus().getContainerStatuses().isEmpty()
                     ? null : p.getStatus().getContainerStatuses().get(0);
             String state = cs == null ? "pending" : cs.getState() != null && cs.getState().getWaiting() != null
                     ? cs.getState().getWaiting().getReason() : cs.getState() != null && cs.getState().getRunning() != null ? "running" : "?";
-            b.append(String.format(Locale.ROOT, "  pod %-28s %-12s %-10s ready=%-5s restarts=%d%s%n", p.getMetadata().getName(),
+            b.append(String.format(Locale.ROOT, "  pod %-34s %-12s %-10s ready=%-5s restarts=%d%s%n", p.getMetadata().getName(),
                     p.getStatus() == null ? "-" : p.getStatus().getPodIP(), state, cs != null && Boolean.TRUE.equals(cs.getReady()),
                     cs == null ? 0 : cs.getRestartCount(),
                     cs != null && cs.getLastState() != null && cs.getLastState().getTerminated() != null

@@ -7,13 +7,16 @@ import io.ragsearch.operator.reconcile.RolloutPods;
 
 import java.util.List;
 
-/** What a Service would route to: the addresses of the ready pods of one RagSearch, as the API server shows them now. */
+/**
+ * What a Service would route to: the addresses of the ready pods its selector matches (a
+ * verification's candidate pods carry another name label), as the API server shows them now.
+ */
 public final class ReadyEndpoints {
     private ReadyEndpoints() {
     }
 
     public static List<String> of(KubernetesClient client, String namespace, String instance) {
-        return client.pods().inNamespace(namespace).withLabel(Names.LABEL_INSTANCE, instance).list().getItems().stream()
+        return client.pods().inNamespace(namespace).withLabels(Names.selector(instance)).list().getItems().stream()
                 .filter(RolloutPods::ready)
                 .map(Pod::getStatus).map(s -> s.getPodIP())
                 .sorted().toList();

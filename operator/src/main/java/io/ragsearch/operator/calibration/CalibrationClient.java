@@ -1,6 +1,7 @@
 package io.ragsearch.operator.calibration;
 
 import io.ragsearch.contract.calibration.Calibration;
+import io.ragsearch.contract.verification.Verification;
 
 import java.io.IOException;
 import java.util.Optional;
@@ -19,4 +20,19 @@ public interface CalibrationClient {
      * @throws IOException when the pod cannot be reached or answers something unreadable
      */
     Optional<DatabaseState> database(String podIp, int adminPort) throws IOException;
+
+    /**
+     * Asks a candidate pod to run its checks against itself with the server at
+     * {@code baselineIp} (the pods' ports) as baseline; null runs without one.
+     *
+     * @return true once a run is going (started now, or already in progress)
+     * @throws IOException when the pod cannot be reached or refuses (no checks file, a bad baseline)
+     */
+    boolean startVerification(String podIp, int adminPort, String baselineIp) throws IOException;
+
+    /**
+     * @return the pod's last verification run, or empty when none has run there
+     * @throws IOException when the pod cannot be reached or answers something unreadable
+     */
+    Optional<Verification> verification(String podIp, int adminPort) throws IOException;
 }

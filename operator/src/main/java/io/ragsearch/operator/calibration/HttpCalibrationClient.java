@@ -5,7 +5,12 @@ import io.ragsearch.contract.ContractException;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.contract.calibration.CalibrationJson;
 
+import io.ragsearch.contract.verification.Verification;
+import io.ragsearch.contract.verification.VerificationJson;
+
 import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,7 +18,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
 
-/** GET http://podIP:adminPort/calibration and /info with short timeouts: a reconcile must not hang on one pod. */
+/** GET http://podIP:adminPort/calibration, /info and /verification (and its POST) with short timeouts: a reconcile must not hang on one pod. */
 public final class HttpCalibrationClient implements CalibrationClient {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(3);
@@ -42,8 +47,47 @@ public final class HttpCalibrationClient implements CalibrationClient {
     }
 
     private static HttpRequest get(String podIp, int adminPort, String path) {
-        String host = podIp.contains(":") ? "[" + podIp + "]" : podIp;
-        return HttpRequest.newBuilder(URI.create("http://" + host + ":" + adminPort + path)).timeout(TIMEOUT).GET().build();
+        return HttpRequest.newBuilder(URI.create("http://" + host(podIp) + ":" + adminPort + path)).timeout(TIMEOUT).GET().build();
+    }
+
+    private static String host(String ip) {
+        return ip.contains(":") ? "[" + ip + "]" : ip;
+    }
+
+    @Override
+    public boolean startVerification(String podIp, int adminPort, String baselineIp) throws IOException {
+        String query = "";
+        if (baselineIp != null) {
+            String mcp = "http://" + host(baselineIp) + ":" + AdminEndpoints.DEFAULT_MCP_PORT + AdminEndpoints.MCP_PATH;
+            String admin = "http://" + host(baselineIp) + ":" + AdminEndpoints.DEFAULT_ADMIN_PORT;
+            query = "?" + AdminEndpoints.VERIFICATION_BASELINE + "=" + URLEncoder.encode(mcp, StandardCharsets.UTF_8)
+                    + "&baselineAdmin=" + URLEncoder.encode(admin, StandardCharsets.UTF_8);
+        }
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host(podIp) + ":" + adminPort
+                        + AdminEndpoints.VERIFICATION + query)).timeout(TIMEOUT).POST(HttpRequest.BodyPublishers.noBody()).build();
+        HttpResponse<String> response = send(request);
+        if (response.statusCode() == 202 || response.statusCode() == 409) {
+            return true;
+        }
+        throw new IOException(request.uri().getPath() + " on " + podIp + " answered " + response.statusCode() + ": "
+                + response.body().strip());
+    }
+
+    @Override
+    public Optional<Verification> verification(String podIp, int adminPort) throws IOException {
+        HttpRequest request = get(podIp, adminPort, AdminEndpoints.VERIFICATION);
+        HttpResponse<String> response = send(request);
+        if (response.statusCode() == 404) {
+            return Optional.empty();
+        }
+        if (response.statusCode() != 200) {
+            throw new IOException(request.uri() + " answered " + response.statusCode());
+        }
+        try {
+            return Optional.of(VerificationJson.parse(response.body()));
+        } catch (ContractException e) {
+            throw new IOException(request.uri() + " answered JSON that is not a verification: " + e.getMessage(), e);
+        }
     }
 
     private HttpResponse<String> send(HttpRequest request) throws IOException {

@@ -27,7 +27,7 @@ import java.util.TreeMap;
  */
 public final class CrdFinisher {
     /** kubectl's usual order: status columns first, Age last. */
-    static final List<String> COLUMN_ORDER = List.of("Ready", "Replicas", "Concurrency", "Age");
+    static final List<String> COLUMN_ORDER = List.of("Ready", "Replicas", "Concurrency", "Verified", "Age");
     /**
      * Embedded Kubernetes types: their schema comes from the Kubernetes model, whose strings and
      * lists carry no bounds. Generous ones here (a node affinity with 32 terms is already

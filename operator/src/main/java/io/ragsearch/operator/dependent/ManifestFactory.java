@@ -51,11 +51,17 @@ public final class ManifestFactory {
         // Without server-side apply only a changed hash makes a metadata edit (or a rotated Secret) reach the pods.
         String hash = ConfigHash.of(Serialization.asJson(pod) + "\n" + configYaml + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest)
                 + "\n" + new TreeMap<>(podLabels) + "\n" + new TreeMap<>(podAnnotations));
+        // The same digest with a fixed concurrency: what a verification compares (see Names.VERSION).
+        String version = ConfigHash.of(Serialization.asJson(PodTemplate.podSpec(spec, 1)) + "\n" + configYaml
+                + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest) + "\n" + new TreeMap<>(podLabels) + "\n"
+                + new TreeMap<>(podAnnotations));
         podLabels.putAll(Names.labels(spec.name()));
         podLabels.put(Names.CONFIG_HASH, hash);
         podLabels.put(Names.CALIBRATION_KEY, calibrationKey);
+        // On the Deployment, not the pod template: adding it rolls no pod of an existing install.
         Deployment deployment = new DeploymentBuilder()
                 .withMetadata(OwnedMeta.of(spec, spec.name()))
+                .editMetadata().addToAnnotations(Names.VERSION, version).endMetadata()
                 .withNewSpec()
                 .withReplicas(spec.replicas())
                 .withNewSelector().withMatchLabels(Names.selector(spec.name())).endSelector()

@@ -1,9 +1,13 @@
 package io.ragsearch.operator.dependent;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.ragsearch.operator.naming.Names;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 
@@ -18,6 +22,32 @@ public record Manifests(ConfigMap configMap, Deployment deployment, Service serv
                         PodDisruptionBudget disruptionBudget, NetworkPolicy networkPolicy, String configHash) {
 
     public static final Object CONTEXT_KEY = Manifests.class;
+
+    /** The version of the pod template (see Names.VERSION). */
+    public String version() {
+        return version(deployment);
+    }
+
+    /** A Deployment's version, or null for one an operator without verification wrote. */
+    public static String version(Deployment d) {
+        return d.getMetadata().getAnnotations() == null ? null : d.getMetadata().getAnnotations().get(Names.VERSION);
+    }
+
+    /**
+     * These manifests with the serving pods left as they are: the running Deployment's pod
+     * template and the ConfigMap it mounts, while a new version is verified or after it failed.
+     * Replicas, strategy and everything else follow the spec.
+     */
+    public Manifests holding(ConfigMap runningConfig, Deployment running) {
+        PodTemplateSpec runningTemplate = running.getSpec().getTemplate();
+        Deployment held = new DeploymentBuilder(deployment).editSpec().withTemplate(runningTemplate).endSpec()
+                .editMetadata().addToAnnotations(Names.VERSION, version(running)).endMetadata().build();
+        ConfigMap config = runningConfig == null ? configMap
+                : new ConfigMapBuilder(configMap).withData(runningConfig.getData()).build();
+        String hash = runningTemplate.getMetadata().getAnnotations() == null ? configHash
+                : runningTemplate.getMetadata().getAnnotations().getOrDefault(Names.CONFIG_HASH, configHash);
+        return new Manifests(config, held, service, disruptionBudget, networkPolicy, hash);
+    }
 
     /** In apply order: the config before the pods that mount it. */
     public List<HasMetadata> all() {

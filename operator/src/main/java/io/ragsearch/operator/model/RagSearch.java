@@ -19,6 +19,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
         type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Replicas", jsonPath = ".status.readyReplicas",
         type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(name = "Verified", jsonPath = ".status.conditions[?(@.type==\"Verified\")].status",
+        type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)
 public class RagSearch extends CustomResource<RagSearchSpec, RagSearchStatus> implements Namespaced {

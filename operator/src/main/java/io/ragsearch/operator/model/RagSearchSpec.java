@@ -63,4 +63,8 @@ public class RagSearchSpec {
 
     @JsonPropertyDescription("Creates a NetworkPolicy when set.")
     public NetworkAccess networkPolicy;
+
+    @JsonPropertyDescription("Verify a new version (image, models, gate, projects, resources) with a checks file before it "
+            + "serves: a candidate pod next to the running ones, promoted only on a pass.")
+    public Verification verification;
 }

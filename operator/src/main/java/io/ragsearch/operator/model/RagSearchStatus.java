@@ -13,7 +13,7 @@ public class RagSearchStatus {
     public Long observedGeneration;
 
     @Size(max = Bounds.CONDITIONS)
-    @JsonPropertyDescription("Ready, Calibrated, MemoryInsufficient, ConcurrencyClamped, InvalidSpec.")
+    @JsonPropertyDescription("Ready, Calibrated, MemoryInsufficient, ConcurrencyClamped, InvalidSpec, DatabaseReachable, Verified.")
     public List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("The rerank concurrency decision and the measurement behind it.")
@@ -28,4 +28,7 @@ public class RagSearchStatus {
     @JsonPropertyDescription("In-cluster MCP endpoint.")
     @Size(max = Bounds.STATUS_TEXT)
     public String endpoint;
+
+    @JsonPropertyDescription("The verification of a new version (with spec.verification).")
+    public VerificationStatus verification;
 }

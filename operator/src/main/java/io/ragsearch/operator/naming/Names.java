@@ -16,6 +16,18 @@ public final class Names {
     public static final String CONFIG_HASH = "ragsearch.io/config-hash";
     /** What a calibration depends on; pods with the current key measure under the current limits. */
     public static final String CALIBRATION_KEY = "ragsearch.io/calibration-key";
+    /**
+     * The version a pod template runs: its digest without the rerank concurrency (the tuning
+     * loop's re-rolls keep the version). A change of version is verified before it is promoted.
+     */
+    public static final String VERSION = "ragsearch.io/version";
+    /** Candidate pods carry it; their name label is {@link #CANDIDATE_NAME}, so no Service, Deployment or PDB of the serving pods selects them. */
+    public static final String LABEL_ROLE = "ragsearch.io/role";
+    public static final String ROLE_CANDIDATE = "candidate";
+    public static final String CANDIDATE_NAME = "ragsearch-candidate";
+    /** Where a candidate pod finds its checks file, and the volume that mounts it. */
+    public static final String CHECKS_DIR = "/etc/ragsearch-checks";
+    public static final String CHECKS_VOLUME = "verification-checks";
     /** Keys under this prefix are the operator's own (hash, calibration key). */
     public static final String KEY_PREFIX = "ragsearch.io/";
     public static final String MANAGED_SELECTOR = LABEL_MANAGED_BY + "=" + MANAGED_BY;
@@ -50,6 +62,15 @@ public final class Names {
         trimmed = trimmed.replaceAll("-+$", "");
         String volume = "corpus-" + trimmed;
         return trimmed.equals(project) ? volume : volume + "-" + ConfigHash.of(project).substring(0, 8);
+    }
+
+    /** The candidate Deployment of a new version, and its own server ConfigMap (the serving pods keep theirs). */
+    public static String candidate(String instance) {
+        return instance + "-candidate";
+    }
+
+    public static String candidateConfigMap(String instance) {
+        return instance + "-candidate-config";
     }
 
     public static String endpoint(String name, String namespace) {

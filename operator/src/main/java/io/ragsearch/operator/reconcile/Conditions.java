@@ -17,6 +17,8 @@ public final class Conditions {
     public static final String INVALID_SPEC = "InvalidSpec";
     /** Whether the pods' corpus database answers (only with spec.database); pods stay ready either way. */
     public static final String DATABASE_REACHABLE = "DatabaseReachable";
+    /** Whether the spec's version serves after passing its checks (only with spec.verification). */
+    public static final String VERIFIED = "Verified";
 
     private final List<Condition> conditions;
     private final long generation;
@@ -61,7 +63,7 @@ public final class Conditions {
     }
 
     private static int order(String type) {
-        int i = List.of(READY, CALIBRATED, MEMORY_INSUFFICIENT, CONCURRENCY_CLAMPED, INVALID_SPEC, DATABASE_REACHABLE).indexOf(type);
+        int i = List.of(READY, CALIBRATED, MEMORY_INSUFFICIENT, CONCURRENCY_CLAMPED, INVALID_SPEC, DATABASE_REACHABLE, VERIFIED).indexOf(type);
         return i < 0 ? Integer.MAX_VALUE : i;
     }
 }

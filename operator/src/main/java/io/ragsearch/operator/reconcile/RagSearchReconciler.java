@@ -77,6 +77,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
     private final DatabaseReader databases;
     private final ReferencedSecrets secrets;
     private final StatusComposer statuses;
+    private final Promotion promotion;
     private final Settings settings;
     private final Clock clock;
     private final OperatorMetrics metrics;
@@ -93,9 +94,11 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         this.calibrations = new CalibrationReader(calibrationClient, settings.adminPort());
         this.databases = new DatabaseReader(calibrationClient, settings.adminPort());
         this.secrets = new ReferencedSecrets(client);
-        this.statuses = new StatusComposer(new EventRecorder(client));
+        EventRecorder events = new EventRecorder(client);
+        this.statuses = new StatusComposer(events);
         this.settings = settings;
         this.clock = Clock.systemUTC();
+        this.promotion = new Promotion(client, calibrationClient, settings.adminPort(), events, clock);
     }
 
     @Override
@@ -143,8 +146,11 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         String key = CalibrationKey.of(spec);
         RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, old == null ? null : old.rerank,
                 calibrations.read(pods.readyWith(Names.CALIBRATION_KEY, key)));
-        Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency(), key,
+        Manifests built = ManifestFactory.build(spec, plan.effective().concurrency(), key,
                 secrets.digest(spec.namespace(), resource.getSpec()), settings.adminAccess());
+        // With spec.verification a new version waits on its candidate: the serving objects may stay as they run.
+        Promotion.Outcome promoted = promotion.decide(resource, spec, built, pods, old == null ? null : old.verification);
+        Manifests manifests = promoted.manifests();
         context.managedWorkflowAndDependentResourceContext().put(Manifests.CONTEXT_KEY, manifests);
         context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow()
                 .throwAggregateExceptionIfErrorsPresent();
@@ -153,12 +159,13 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         List<DatabaseReader.PodDatabase> database = resource.getSpec().database == null ? List.of()
                 : databases.read(pods.readyWith(Names.LABEL_INSTANCE, spec.name()));
         RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, database, clock.instant());
+        statuses.verification(resource, next, promoted.status(), promoted.verdict(), clock.instant());
         resource.setStatus(next);
         metrics.decided(spec.namespace(), spec.name(), new OperatorMetrics.Decision(plan.effective().concurrency(),
                 plan.safe() == null ? null : plan.safe().safe(), spec.replicas(), ready, true));
         // While a pod's database is down, look again soon: the status must show the outage's end.
         boolean databaseDown = database.stream().anyMatch(d -> !d.state().connected());
-        boolean settled = !databaseDown && ready >= spec.replicas() && (!spec.reranks() || plan.measuredByCurrentPods());
+        boolean settled = !databaseDown && !promoted.pending() && ready >= spec.replicas() && (!spec.reranks() || plan.measuredByCurrentPods());
         return UpdateControl.patchStatus(resource).rescheduleAfter(settled ? settings.settled() : settings.pending());
     }
 

@@ -30,8 +30,10 @@ public record RolloutPods(List<Pod> pods) {
                 .toList();
     }
 
-    /** Ready pods of the current pod template. */
+    /** Ready serving pods of the current pod template (a verification's candidate pods do not serve). */
     public int readyOfTemplate(String configHash) {
-        return readyWith(Names.CONFIG_HASH, configHash).size();
+        return (int) readyWith(Names.CONFIG_HASH, configHash).stream()
+                .filter(p -> !Names.ROLE_CANDIDATE.equals(p.getMetadata().getLabels().get(Names.LABEL_ROLE)))
+                .count();
     }
 }

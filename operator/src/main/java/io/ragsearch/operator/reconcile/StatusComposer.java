@@ -57,6 +57,19 @@ final class StatusComposer {
         return next;
     }
 
+    /** The verification's state and its Verified condition (removed without spec.verification). */
+    void verification(RagSearch resource, RagSearchStatus next, io.ragsearch.operator.model.VerificationStatus status,
+                      Promotion.Verdict verdict, Instant now) {
+        next.verification = status;
+        Conditions conditions = new Conditions(next.conditions, generation(resource), now);
+        if (verdict == null) {
+            conditions.remove(Conditions.VERIFIED);
+        } else {
+            conditions.set(Conditions.VERIFIED, verdict.verified(), verdict.reason(), verdict.message());
+        }
+        next.conditions = conditions.list();
+    }
+
     private static void ready(Conditions c, CheckedSpec spec, int ready, String endpoint) {
         if (spec.replicas() == 0) {
             c.set(Conditions.READY, false, "ScaledToZero", "spec.replicas is 0");
@@ -196,6 +209,7 @@ final class StatusComposer {
             s.replicas = old.replicas;
             s.readyReplicas = old.readyReplicas;
             s.endpoint = old.endpoint;
+            s.verification = old.verification;
         }
         return s;
     }

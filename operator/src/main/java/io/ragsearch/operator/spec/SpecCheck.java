@@ -53,6 +53,11 @@ public final class SpecCheck {
             ModelCheck.check("spec.models.reranker", reranker, BuiltinModels.RERANKERS, namespace, lookup, problems);
         }
         SecretCheck.check(spec, namespace, lookup, problems);
+        // A missing checks ConfigMap would leave the candidate unable to start: refused here, the running version untouched.
+        if (spec.verification != null && lookup != null && spec.verification.configMap != null
+                && !lookup.configMapExists(namespace, spec.verification.configMap)) {
+            problems.add("spec.verification.configMap '" + spec.verification.configMap + "' not found in namespace " + namespace);
+        }
         if (spec.gate != null) {
             String gate = SettingsRules.gateThreshold("spec.gate.threshold", spec.gate.threshold);
             if (gate != null) {

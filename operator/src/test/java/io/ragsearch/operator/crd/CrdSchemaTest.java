@@ -140,7 +140,7 @@ class CrdSchemaTest {
                 conditions.getItems().getSchema().getRequired());
         JSONSchemaProps memory = root.getProperties().get("spec").getProperties().get("resources").getProperties().get("memory");
         assertEquals(Boolean.TRUE, memory.getXKubernetesIntOrString());
-        assertEquals(List.of("Ready", "Replicas", "Concurrency", "Age"), crd.getSpec().getVersions().get(0)
+        assertEquals(List.of("Ready", "Replicas", "Concurrency", "Verified", "Age"), crd.getSpec().getVersions().get(0)
                 .getAdditionalPrinterColumns().stream().map(CustomResourceColumnDefinition::getName).toList());
         assertEquals(List.of("ragsearch"), crd.getSpec().getNames().getCategories());
     }

@@ -3,6 +3,8 @@ package io.ragsearch.operator.reconcile;
 import com.sun.net.httpserver.HttpServer;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.contract.calibration.CalibrationJson;
+import io.ragsearch.contract.verification.Verification;
+import io.ragsearch.contract.verification.VerificationJson;
 import io.ragsearch.operator.calibration.CalibrationClient;
 import io.ragsearch.operator.calibration.HttpCalibrationClient;
 
@@ -27,6 +29,9 @@ final class FakeCalibrationEndpoints implements CalibrationClient, AutoCloseable
     private final Map<String, String> bodies = new ConcurrentHashMap<>();
     private final Map<String, String> infos = new ConcurrentHashMap<>();
     final AtomicInteger requests = new AtomicInteger();
+    /** Per pod IP: the verification GET answers (set by the test), and the POSTs' query strings as received. */
+    private final Map<String, String> verifications = new ConcurrentHashMap<>();
+    final Map<String, java.util.List<String>> verificationStarts = new ConcurrentHashMap<>();
     private final HttpCalibrationClient http = new HttpCalibrationClient();
 
     /** Makes the pod at {@code podIp} answer this measurement. */
@@ -52,6 +57,35 @@ final class FakeCalibrationEndpoints implements CalibrationClient, AutoCloseable
         return http.database("127.0.0.1", server.getAddress().getPort());
     }
 
+    /** Makes the pod at {@code podIp} a candidate whose run, once POSTed, answers this (running until set). */
+    void verificationResult(String podIp, Verification v) {
+        verifications.put(podIp, VerificationJson.write(v));
+        server(podIp);
+    }
+
+    /** A pod that serves /verification, with no verdict yet. */
+    void candidate(String podIp) {
+        server(podIp);
+    }
+
+    @Override
+    public boolean startVerification(String podIp, int adminPort, String baselineIp) throws IOException {
+        HttpServer server = servers.get(podIp);
+        if (server == null) {
+            throw new IOException("connection refused: " + podIp + ":" + adminPort);
+        }
+        return http.startVerification("127.0.0.1", server.getAddress().getPort(), baselineIp);
+    }
+
+    @Override
+    public Optional<Verification> verification(String podIp, int adminPort) throws IOException {
+        HttpServer server = servers.get(podIp);
+        if (server == null) {
+            throw new IOException("connection refused: " + podIp + ":" + adminPort);
+        }
+        return http.verification("127.0.0.1", server.getAddress().getPort());
+    }
+
     void answer(String podIp, String body) {
         bodies.put(podIp, body);
         server(podIp);
@@ -66,6 +100,9 @@ final class FakeCalibrationEndpoints implements CalibrationClient, AutoCloseable
         return http.fetch("127.0.0.1", server.getAddress().getPort());
     }
 
+    private static final String RUNNING = VerificationJson.write(new Verification(Verification.State.RUNNING, null, null, null,
+            "2026-12-03T13:00:00Z", null, 0, 0, 0, java.util.List.of(), null));
+
     private void server(String podIp) {
         servers.computeIfAbsent(podIp, ip -> {
             try {
@@ -75,6 +112,27 @@ final class FakeCalibrationEndpoints implements CalibrationClient, AutoCloseable
                     String body = bodies.get(ip);
                     byte[] bytes = (body == null ? "{\"status\":\"not measured\"}" : body).getBytes(StandardCharsets.UTF_8);
                     ex.sendResponseHeaders(body == null ? 503 : 200, bytes.length);
+                    try (OutputStream out = ex.getResponseBody()) {
+                        out.write(bytes);
+                    }
+                });
+                s.createContext("/verification", ex -> {
+                    java.util.List<String> starts = verificationStarts.computeIfAbsent(ip, k -> new java.util.concurrent.CopyOnWriteArrayList<>());
+                    int status;
+                    String body;
+                    if (ex.getRequestMethod().equals("POST")) {
+                        starts.add(String.valueOf(ex.getRequestURI().getRawQuery()));
+                        status = 202;
+                        body = RUNNING;
+                    } else if (starts.isEmpty()) {
+                        status = 404;
+                        body = "{\"error\":\"no verification has run; POST one\"}";
+                    } else {
+                        status = 200;
+                        body = verifications.getOrDefault(ip, RUNNING);
+                    }
+                    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+                    ex.sendResponseHeaders(status, bytes.length);
                     try (OutputStream out = ex.getResponseBody()) {
                         out.write(bytes);
                     }

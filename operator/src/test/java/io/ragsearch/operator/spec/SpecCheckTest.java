@@ -60,6 +60,8 @@ public class SpecCheckTest {
         r.getSpec().auth = new Auth();
         r.getSpec().auth.bearerTokenSecretRef = new SecretKeys();
         r.getSpec().auth.bearerTokenSecretRef.name = "token";
+        r.getSpec().verification = new io.ragsearch.operator.model.Verification();
+        r.getSpec().verification.configMap = "checks";
         ReferenceLookup lookup = new ReferenceLookup() {
             public Optional<Set<String>> secretKeys(String ns, String name) {
                 return Optional.of(Set.of("other"));
@@ -80,10 +82,10 @@ public class SpecCheckTest {
                 "needs exactly one of database: true or configMap", "duplicate project name 'handbook'",
                 "configMap 'other' not found", "spec.rerank.concurrency must be auto or a whole number of at least 1, got 'many'",
                 "headroomPercent must be in [0, 90], got 95", "spec.models.reranker needs exactly one of builtin, pvc, url (got 2)",
-                "secret 'token' lacks key(s) token")) {
+                "secret 'token' lacks key(s) token", "spec.verification.configMap 'checks' not found in namespace")) {
             assertTrue(all.contains(expected), "missing '" + expected + "' in:\n" + all);
         }
-        assertEquals(10, problems.size(), all);
+        assertEquals(11, problems.size(), all);
     }
 
     @Test

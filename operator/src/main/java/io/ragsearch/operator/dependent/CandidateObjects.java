@@ -1,0 +1,92 @@
+package io.ragsearch.operator.dependent;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.ragsearch.contract.Environment;
+import io.ragsearch.operator.model.Verification;
+import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.spec.CheckedSpec;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The candidate of a new version: one pod of the new template next to the serving ones, with
+ * its own copy of the new server configuration (the serving pods' ConfigMap keeps the running
+ * version's until promotion, so a serving pod that restarts meanwhile starts as it was) and the
+ * checks file mounted. Its name label differs from the serving pods', so the Service, the
+ * serving Deployment and the disruption budget never select it; the instance label stays, so the
+ * operator sees its pods.
+ */
+public final class CandidateObjects {
+
+    public record Candidate(ConfigMap configMap, Deployment deployment) {
+    }
+
+    private CandidateObjects() {
+    }
+
+    public static Candidate build(CheckedSpec spec, Manifests manifests, Verification verification) {
+        String name = spec.name();
+        ConfigMap config = new ConfigMapBuilder(manifests.configMap())
+                .withMetadata(OwnedMeta.of(spec, Names.candidateConfigMap(name)))
+                .build();
+        PodTemplateSpec template = manifests.deployment().getSpec().getTemplate();
+        Map<String, String> labels = new LinkedHashMap<>(template.getMetadata().getLabels());
+        labels.put(Names.LABEL_NAME, Names.CANDIDATE_NAME);
+        labels.put(Names.LABEL_ROLE, Names.ROLE_CANDIDATE);
+        labels.put(Names.VERSION, manifests.version());
+        Map<String, String> selector = Map.of(Names.LABEL_NAME, Names.CANDIDATE_NAME, Names.LABEL_INSTANCE, name);
+
+        List<Volume> volumes = new ArrayList<>();
+        for (Volume v : template.getSpec().getVolumes()) {
+            if (v.getConfigMap() != null && Names.configMap(name).equals(v.getConfigMap().getName())) {
+                volumes.add(new VolumeBuilder(v).editConfigMap().withName(Names.candidateConfigMap(name)).endConfigMap().build());
+            } else {
+                volumes.add(v);
+            }
+        }
+        volumes.add(new VolumeBuilder().withName(Names.CHECKS_VOLUME).withNewConfigMap().withName(verification.configMap)
+                .endConfigMap().build());
+        List<Container> containers = new ArrayList<>();
+        for (Container c : template.getSpec().getContainers()) {
+            if (!c.getName().equals(Names.SERVER_CONTAINER)) {
+                containers.add(c);
+                continue;
+            }
+            containers.add(new ContainerBuilder(c)
+                    .addToEnv(new EnvVarBuilder().withName(Environment.VERIFY_CHECKS)
+                            .withValue(Names.CHECKS_DIR + "/" + verification.keyOrDefault()).build())
+                    .addToVolumeMounts(new VolumeMountBuilder().withName(Names.CHECKS_VOLUME).withMountPath(Names.CHECKS_DIR)
+                            .withReadOnly(true).build())
+                    .build());
+        }
+        PodTemplateSpec candidateTemplate = new PodTemplateSpecBuilder(template)
+                .editMetadata().withLabels(labels).endMetadata()
+                .editSpec().withVolumes(volumes).withContainers(containers).endSpec()
+                .build();
+        Deployment deployment = new DeploymentBuilder()
+                .withMetadata(OwnedMeta.of(spec, Names.candidate(name)))
+                .editMetadata().addToAnnotations(Names.VERSION, manifests.version()).addToLabels(Names.LABEL_ROLE, Names.ROLE_CANDIDATE)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(1)
+                .withNewSelector().withMatchLabels(selector).endSelector()
+                .withTemplate(candidateTemplate)
+                .endSpec()
+                .build();
+        return new Candidate(config, deployment);
+    }
+}

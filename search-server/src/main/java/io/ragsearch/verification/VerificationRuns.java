@@ -1,0 +1,108 @@
+package io.ragsearch.verification;
+
+import io.ragsearch.contract.verification.Verification;
+import io.ragsearch.verify.ChecksFile;
+import io.ragsearch.verify.Target;
+import io.ragsearch.verify.Verifier;
+import io.ragsearch.verify.VerifyException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's side of promotion: one run at a time of its checks file against its own MCP
+ * listener, with the running version named by the caller as baseline, in the background; the
+ * last run's result stays until the next one starts. The checks file is read at each start, so a
+ * changed ConfigMap applies to the next run and a bad file is a failed run that says why.
+ */
+public final class VerificationRuns {
+
+    private static final Logger LOG = LoggerFactory.getLogger(VerificationRuns.class);
+
+    /** Why a run did not start, or that it did. */
+    public enum Start { STARTED, NOT_CONFIGURED, IN_PROGRESS, NOT_SERVING }
+
+    private final Optional<Path> checks;
+    private final Supplier<Target> self;
+    private final String token;
+    private final Duration callTimeout;
+    private final Clock clock;
+    private volatile Verification last;
+
+    /**
+     * @param self this server's MCP and admin listeners, or null while they are not serving yet
+     * @param token the bearer token of this server, used for the baseline too: the running version
+     *              and its candidate read one Secret
+     */
+    public VerificationRuns(Optional<Path> checks, Supplier<Target> self, String token, Duration callTimeout, Clock clock) {
+        this.checks = checks;
+        this.self = self;
+        this.token = token;
+        this.callTimeout = callTimeout;
+        this.clock = clock;
+    }
+
+    public boolean configured() {
+        return checks.isPresent();
+    }
+
+    /**
+     * Starts a run unless one is in progress.
+     *
+     * @throws VerifyException when the baseline is not an http(s) address (nothing starts)
+     */
+    public synchronized Start start(String baselineMcpUrl, String baselineAdminUrl) {
+        if (checks.isEmpty()) {
+            return Start.NOT_CONFIGURED;
+        }
+        Target candidate = self.get();
+        if (candidate == null) {
+            return Start.NOT_SERVING;
+        }
+        if (last != null && !last.finished()) {
+            return Start.IN_PROGRESS;
+        }
+        Target baseline = baselineMcpUrl == null || baselineMcpUrl.isBlank() ? null
+                : Target.of(baselineMcpUrl, baselineAdminUrl, token);
+        String startedAt = now();
+        last = new Verification(Verification.State.RUNNING, null, candidate.mcpUrl(), baseline == null ? null : baseline.mcpUrl(),
+                startedAt, null, 0, 0, 0, List.of(), null);
+        Thread t = new Thread(() -> last = run(candidate, baseline, startedAt), "verification");
+        t.setDaemon(true);
+        t.start();
+        return Start.STARTED;
+    }
+
+    /** The last run (running or finished), if any. */
+    public Optional<Verification> last() {
+        return Optional.ofNullable(last);
+    }
+
+    private Verification run(Target candidate, Target baseline, String startedAt) {
+        String baselineUrl = baseline == null ? null : baseline.mcpUrl();
+        try {
+            ChecksFile file = ChecksFile.load(checks.get());
+            Verification v = ReportMapping.finished(new Verifier(callTimeout).run(file, candidate, baseline), startedAt, now());
+            LOG.info("verification against baseline {}: {} ({} passed, {} failed, {} differences)", baselineUrl, v.state().json(),
+                    v.passed(), v.failed(), v.differences());
+            return v;
+        } catch (RuntimeException e) {
+            // A bad checks file or a runner fault: a failed run that says why, never a pass.
+            String why = e instanceof VerifyException ? e.getMessage() : e.getClass().getSimpleName() + ": " + e.getMessage();
+            LOG.warn("verification could not run: {}", why);
+            return new Verification(Verification.State.FAILED, null, candidate.mcpUrl(), baselineUrl, startedAt, now(), 0, 0, 0,
+                    List.of(), why);
+        }
+    }
+
+    private String now() {
+        return Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString();
+    }
+}
