@@ -174,8 +174,8 @@ class VerificationEndToEndIT {
         assertEquals(servingBefore, servingPods());
         assertEquals(hashBefore, MockCluster.configHash(deployment()));
         assertTrue(client.pods().inNamespace(NS).withLabels(Names.selector(NAME)).list().getItems().stream()
-                .allMatch(p -> p.getSpec().getVolumes().stream().noneMatch(v -> v.getConfigMap() != null
-                        && "handbook-docs-partial".equals(v.getConfigMap().getName()))), "no serving pod mounts the partial corpus");
+                .allMatch(p -> p.getSpec().getVolumes().stream().noneMatch(vol -> vol.getConfigMap() != null
+                        && "handbook-docs-partial".equals(vol.getConfigMap().getName()))), "no serving pod mounts the partial corpus");
         assertTrue(client.v1().events().inNamespace(NS).list().getItems().stream()
                 .anyMatch(e -> e.getReason().equals("VerificationFailed") && e.getType().equals("Warning")));
     }

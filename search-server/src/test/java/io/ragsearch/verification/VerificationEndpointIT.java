@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ragsearch.config.ServerConfig;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.contract.AdminEndpoints;
 import io.ragsearch.contract.Environment;
 import io.ragsearch.contract.verification.Verification;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in this JVM, the checks run in process over real MCP against the candidate's own listener and
  * the baseline named in the POST, the answer read through the contract's codec.
  */
-class VerificationEndpointTest {
+class VerificationEndpointIT {
 
     private static final Path EXAMPLE = Path.of(System.getProperty("user.dir")).resolve("../eval/verify-handbook.yaml").normalize();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -52,19 +52,19 @@ class VerificationEndpointTest {
     static void start() throws Exception {
         baseline = start(english(null), Map.of());
         sameVersion = start(english(null), Map.of(Environment.VERIFY_CHECKS, EXAMPLE.toString()));
-        strictGate = start(english(new ServerConfig.Gate(0.99)), Map.of(Environment.VERIFY_CHECKS, EXAMPLE.toString()));
+        strictGate = start(english(new ServerSettings.Gate(0.99)), Map.of(Environment.VERIFY_CHECKS, EXAMPLE.toString()));
         Path broken = Files.writeString(dir.resolve("broken.yaml"), "checks:\n  - {id: x, kind: nosuch}\n");
         badChecks = start(english(null), Map.of(Environment.VERIFY_CHECKS, broken.toString()));
         noChecks = baseline;
     }
 
-    private static ServerConfig.ProjectConfig english(ServerConfig.Gate gate) {
-        return new ServerConfig.ProjectConfig("handbook-en", "sample", new ServerConfig.Source(TestProjects.sampleDirectory("en").toString()),
-                null, null, gate, null);
+    private static ServerSettings.Project english(ServerSettings.Gate gate) {
+        return new ServerSettings.Project("handbook-en", "sample", new ServerSettings.Source(TestProjects.sampleDirectory("en").toString(), null, null),
+                null, null, gate, null, null);
     }
 
-    private static SearchServerApp start(ServerConfig.ProjectConfig english, Map<String, String> env) throws Exception {
-        return SearchServerApp.start(new ServerConfig(TestServers.server("127.0.0.1", 2, 32, null), null, null, null,
+    private static SearchServerApp start(ServerSettings.Project english, Map<String, String> env) throws Exception {
+        return SearchServerApp.start(new ServerSettings(TestServers.server("127.0.0.1", 2, 32, null), null, null, null,
                 List.of(english, TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null))), env);
     }
 
