@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,9 +22,12 @@ import org.slf4j.LoggerFactory;
  * limit. Procedure, per reranker: one worst-case warm-up run and the first rest level; then
  * bursts of 1, 2, 4, 1 concurrent worst-case runs (largest batch, longest pairs; each thread
  * runs max(2, k) times back to back, so runs overlap as under sustained load), each burst's peak
- * read from the memory counter. Cost per run = max over bursts of (peak − first rest) / k;
- * resident = the higher of the first and the final rest level, plus the heap the JVM may still
- * commit. A burst is skipped when the runs measured so far say it would pass 90 % of the memory
+ * read from the memory counter. Readings are taken outside the JVM heap where its residency can be
+ * counted ({@link MemoryAccounting}): the heap's pages become resident as garbage cycles through
+ * them, and read whole they would be charged to the runs and again to resident. Cost per run =
+ * max over bursts of (peak − first rest) / k; resident = the higher of the first and the final
+ * rest level plus the heap's charge (its reservation; without the split, the heap still to
+ * commit). A burst is skipped when the runs measured so far say it would pass 90 % of the memory
  * limit: calibration must never be what kills the pod. docs/memory.md has the measurements.
  */
 public final class Calibrator {
@@ -37,6 +41,15 @@ public final class Calibrator {
     public static final List<Integer> DEFAULT_LEVELS = List.of(1, 2, 4, 1);
     private static final double SAFE_SHARE_OF_LIMIT = 0.9;
     /**
+     * Added to the measured cost per run when the heap is split off. Outside the heap the
+     * measurement is exact at N ≤ cores (peaks 0.99–1.00 of the unmargined prediction with a
+     * pre-touched heap), but with more concurrent runs than cores the arena, shared by runs that
+     * start and end at different moments, now and then keeps regions another run still uses:
+     * in about one N = 4 burst of five on 2 cores the peak outside the heap was 190–290 MiB
+     * above 4 × the cost (docs/memory.md). A quarter covers the largest seen with room left.
+     */
+    static final double OUTSIDE_HEAP_MARGIN = 0.25;
+    /**
      * Each of a burst's k threads runs max(2, k) times back to back: under sustained load runs
      * start and end at different moments, and arena chunks freed by one run while others hold
      * theirs cost more than k runs started together (a synchronised burst under-predicted a
@@ -47,10 +60,17 @@ public final class Calibrator {
     }
 
     private final MemoryProbe probe;
+    private final MemoryAccounting memory;
     private final List<Integer> levels;
 
     public Calibrator(MemoryProbe probe, List<Integer> levels) {
+        this(probe, levels, HeapResidency.locate());
+    }
+
+    /** {@code heap} empty: the heap is read as part of every level (the estimator before the split). */
+    Calibrator(MemoryProbe probe, List<Integer> levels, Optional<HeapResidency> heap) {
         this.probe = probe;
+        this.memory = new MemoryAccounting(probe, heap);
         this.levels = List.copyOf(levels);
     }
 
@@ -58,7 +78,7 @@ public final class Calibrator {
     public Calibration calibrate(List<Reranker> rerankers, int batch) {
         Map<String, Object> settings = NativeMemorySettings.apply();
         if (rerankers.isEmpty()) {
-            return new Calibration(probe.method().wire(), limitOrNull(), baseline(), 0, 0, 0, 0, 0, null, now(),
+            return new Calibration(probe.method().wire(), limitOrNull(), baseline() + memory.heapCharge(), 0, 0, 0, 0, 0, null, now(),
                     "none", null, List.of(), settings, probe.reason() + "; no reranker configured, so no rerank cost", List.of());
         }
         List<Calibration> each = new ArrayList<>();
@@ -79,7 +99,7 @@ public final class Calibrator {
         // belongs to the resident memory, not to the cost of a run.
         reranker.run(worst);
         long firstRest = atRest(reranker);
-        long resident = firstRest;
+        long resident = firstRest + memory.heapCharge();
         OptionalLong limit = probe.limit();
         List<Calibration.Level> measured = new ArrayList<>();
         long perRun = 0;
@@ -95,34 +115,37 @@ public final class Calibrator {
             Calibration.Level level = burst(reranker, worst, k, firstRest);
             measured.add(level);
             perRun = Math.max(perRun, level.perRunBytes());
-            LOG.info("calibration {}: {} concurrent run(s) of {}x{} peaked at {} MiB ({} MiB per run above {} MiB at rest, {} s)",
+            LOG.info("calibration {}: {} concurrent run(s) of {}x{} peaked at {} MiB ({} MiB per run above {} MiB at rest{}, {} s)",
                     reranker.name(), k, batch, reranker.maxSeqLen(), level.peakBytes() >> 20, level.perRunBytes() >> 20,
-                    firstRest >> 20, String.format(java.util.Locale.ROOT, "%.1f", level.seconds()));
+                    firstRest >> 20, memory.heapCounted() ? " outside the heap" : "", String.format(java.util.Locale.ROOT, "%.1f", level.seconds()));
         }
         // Levels right after a big burst still hold memory the next run reuses (and its end returns);
         // the rest before the first burst and after the last one are what the process keeps. The
-        // heap the JVM may still commit belongs to resident (no peak used it).
-        resident = Math.max(firstRest, atRest(reranker)) + heapStillToCommit();
+        // heap's charge belongs to resident: it is what the heap can hold whatever reranking does.
+        resident = Math.max(firstRest, atRest(reranker)) + memory.heapCharge();
+        if (memory.heapCounted()) {
+            perRun = (long) Math.ceil(perRun * (1 + OUTSIDE_HEAP_MARGIN));
+        }
         return new Calibration(probe.method().wire(), limitOrNull(), resident, perRun, measured.size(), batch,
                 reranker.maxSeqLen(), reranker.intraOpThreads(), reranker.digest(), now(), reranker.name(), reranker.trained(),
-                measured, settings, probe.reason(), List.of());
+                measured, settings, probe.reason() + "; " + memory.describe(), List.of());
     }
 
-    /** Memory at rest: after a tiny run, whose end returns the arena's free chunks. */
+    /** Memory at rest (outside the heap where it is counted): after a tiny run, whose end returns the arena's free chunks. */
     private long atRest(Reranker reranker) {
         reranker.run(PairBatch.worstCase(1, 8));
         return baseline();
     }
 
     /** Whether k more runs at perRun stay under 90 % of the limit (0: no limit; perRun 0: not known yet). */
-    static boolean fits(long resident, int k, long perRun, long limit) {
+    public static boolean fits(long resident, int k, long perRun, long limit) {
         return limit <= 0 || perRun <= 0 || resident + (long) k * perRun <= limit * SAFE_SHARE_OF_LIMIT;
     }
 
     private Calibration.Level burst(Reranker reranker, PairBatch worst, int k, long atRest) {
         ExecutorService pool = Executors.newFixedThreadPool(k);
         long t0 = System.nanoTime();
-        try (PeakTracker peak = new PeakTracker(probe)) {
+        try (PeakTracker peak = memory.track()) {
             List<Future<?>> runs = new ArrayList<>();
             for (int i = 0; i < k; i++) {
                 runs.add(pool.submit(() -> {
@@ -135,8 +158,9 @@ public final class Calibrator {
             for (Future<?> f : runs) {
                 f.get();
             }
-            long p = peak.peak();
-            return new Calibration.Level(k, p, Math.max(0, (p - atRest) / k), (System.nanoTime() - t0) / 1e9);
+            // The level reports the whole counter's peak; the cost is what the runs added outside the heap.
+            return new Calibration.Level(k, peak.peak(), Math.max(0, (peak.peakOutsideHeap() - atRest) / k),
+                    (System.nanoTime() - t0) / 1e9);
         } catch (Exception e) {
             throw new IllegalStateException("calibration run failed: " + e.getMessage(), e);
         } finally {
@@ -154,16 +178,7 @@ public final class Calibrator {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return probe.current();
-    }
-
-    /**
-     * Heap the JVM may still commit up to its maximum: memory the process can take at any time
-     * whatever reranking does, so it belongs to resident (set -Xmx or MaxRAMPercentage to keep it small).
-     */
-    static long heapStillToCommit() {
-        Runtime rt = Runtime.getRuntime();
-        return Math.max(0, rt.maxMemory() - rt.totalMemory());
+        return memory.outsideHeap();
     }
 
     private Long limitOrNull() {

@@ -8,6 +8,7 @@ import io.ragsearch.metrics.Metrics;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,13 +26,19 @@ public final class PeakVerifier {
     private static final long PATIENT_MILLIS = 3_600_000;
 
     private final MemoryProbe probe;
+    private final Optional<HeapResidency> heap = HeapResidency.locate();
 
     public PeakVerifier(MemoryProbe probe) {
         this.probe = probe;
     }
 
+    /**
+     * {@code heapResidentBytes} and {@code outsideHeapPeakBytes} (null where the heap cannot be
+     * counted) split the measured peak: the heap at the end of the check and the peak outside it.
+     */
     public record Result(int concurrency, int runs, long predictedPeakBytes, long measuredPeakBytes, double ratio,
-                         double candidatesPerSecond, double medianRunSeconds, double wallSeconds) {
+                         double candidatesPerSecond, double medianRunSeconds, double wallSeconds,
+                         Long heapResidentBytes, Long outsideHeapPeakBytes) {
     }
 
     public Result verify(Reranker reranker, Calibration calibration, int permits) throws Exception {
@@ -43,7 +50,8 @@ public final class PeakVerifier {
         reranker.run(PairBatch.worstCase(1, 8)); // start at rest, as calibration measured it
         long t0 = System.nanoTime();
         long peak;
-        try (PeakTracker tracker = new PeakTracker(probe)) {
+        Long outsideHeapPeak;
+        try (PeakTracker tracker = new PeakTracker(probe, () -> heap.map(HeapResidency::residentBytes).orElse(0L))) {
             List<Future<?>> futures = new ArrayList<>();
             for (int i = 0; i < callers; i++) {
                 futures.add(pool.submit(() -> {
@@ -57,6 +65,7 @@ public final class PeakVerifier {
                 f.get();
             }
             peak = tracker.peak();
+            outsideHeapPeak = heap.isPresent() ? tracker.peakOutsideHeap() : null;
         } finally {
             pool.shutdownNow();
         }
@@ -67,6 +76,7 @@ public final class PeakVerifier {
         // A caller's time includes its wait for a permit; the run itself is the fastest share of it.
         double median = sorted.get(sorted.size() / 2);
         return new Result(permits, callers, predicted, peak, (double) peak / predicted,
-                callers * (double) calibration.batch() / wall, median, wall);
+                callers * (double) calibration.batch() / wall, median, wall,
+                heap.map(HeapResidency::residentBytes).orElse(null), outsideHeapPeak);
     }
 }

@@ -88,12 +88,23 @@ final class CalibrateCommand implements Callable<Integer> {
             Reranker costliest = rerankers.stream().filter(r -> r.digest().equals(calibration.rerankerDigest())).findFirst()
                     .orElse(rerankers.get(0));
             List<PeakVerifier.Result> results = new ArrayList<>();
+            List<Map<String, Object>> skipped = new ArrayList<>();
+            long limit = probe.limit().orElse(0);
             for (int n : verify) {
+                // A check the prediction says would pass the limit would only get this process killed.
+                if (!Calibrator.fits(calibration.residentBytes(), n, calibration.perRunBytes(), limit)) {
+                    String why = "predicted peak " + (calibration.predictedPeak(n) >> 20) + " MiB passes 90 % of the memory limit "
+                            + (limit >> 20) + " MiB";
+                    System.err.println("calibrate: not verifying N=" + n + ": " + why);
+                    skipped.add(Map.of("concurrency", n, "predictedPeakBytes", calibration.predictedPeak(n), "reason", why));
+                    continue;
+                }
                 results.add(new PeakVerifier(probe).verify(costliest, calibration, n));
             }
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("calibration", calibration);
             out.put("verification", results);
+            out.put("skipped", skipped);
             System.out.println(json.writeValueAsString(out));
             return 0;
         }

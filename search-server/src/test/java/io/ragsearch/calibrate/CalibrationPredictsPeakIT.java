@@ -22,15 +22,23 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class CalibrationPredictsPeakIT {
 
-    /** Achieved on this machine kind: 0.71–0.85 of the prediction (docs/memory.md). */
-    static final double TOLERANCE = 0.10;
+    /**
+     * The operator's pod flags for a 256 MiB heap (HeapSize): the heap the calibration charges at
+     * its reservation is resident from the start, as in a pod.
+     */
+    static final String[] POD_HEAP = {"-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch"};
+    /**
+     * Achieved here: 0.87–0.96 of the prediction (docs/memory.md). The margin is for a machine
+     * busier than the ones measured on; the estimator itself aims at never above 1.
+     */
+    static final double TOLERANCE = 0.05;
 
     @TempDir
     Path dir;
 
     @Test
     void thePeakUnderNPermitsStaysWithinResidentPlusNTimesPerRun() throws Exception {
-        List<String> cmd = new ArrayList<>(ServerJar.command("-Xmx256m"));
+        List<String> cmd = new ArrayList<>(ServerJar.command(POD_HEAP));
         cmd.addAll(List.of("calibrate", "--reranker", "minilm-pair", "--verify", "1,2,4"));
         Process p = new ProcessBuilder(cmd)
                 .redirectOutput(dir.resolve("out.json").toFile())
@@ -56,9 +64,15 @@ class CalibrationPredictsPeakIT {
             long measured = v.get("measuredPeakBytes").asLong();
             assertEquals(resident + n * perRun, predicted);
             assertEquals(4 * n, v.get("runs").asInt());
+            long heap = v.get("heapResidentBytes").asLong();
+            long outside = v.get("outsideHeapPeakBytes").asLong();
+            assertTrue(heap > 200L << 20 && heap <= 256L << 20, "the pre-touched heap is resident: " + heap);
+            assertTrue(outside + heap >= measured * 0.98 && outside < measured,
+                    "heap " + heap + " and the peak outside it " + outside + " make up the peak " + measured);
             System.out.printf(Locale.ROOT, "[calibration] N=%d runs=%d predicted=%d MiB measured=%d MiB ratio=%.3f "
-                            + "throughput=%.1f candidates/s wall=%.1f s%n", n, v.get("runs").asInt(), predicted >> 20, measured >> 20,
-                    v.get("ratio").asDouble(), v.get("candidatesPerSecond").asDouble(), v.get("wallSeconds").asDouble());
+                            + "heap=%d MiB outsideHeapPeak=%d MiB throughput=%.1f candidates/s wall=%.1f s%n", n, v.get("runs").asInt(),
+                    predicted >> 20, measured >> 20,
+                    v.get("ratio").asDouble(), heap >> 20, outside >> 20, v.get("candidatesPerSecond").asDouble(), v.get("wallSeconds").asDouble());
             assertTrue(measured <= predicted * (1 + TOLERANCE),
                     "N=" + n + ": peak " + (measured >> 20) + " MiB above prediction " + (predicted >> 20) + " MiB + 10 %");
         }

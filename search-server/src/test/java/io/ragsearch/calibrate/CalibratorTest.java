@@ -14,6 +14,7 @@ import io.ragsearch.rerank.RerankerFactory;
 import io.ragsearch.search.TestProjects;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Real worst-case runs of the stand-in at a small size, measured in this JVM. */
@@ -36,6 +37,21 @@ class CalibratorTest {
         assertEquals(List.of(1, 2), c.levels().stream().map(Calibration.Level::concurrency).toList());
         assertEquals("shrink", c.memorySettings().get("onnxArena"));
         assertEquals(c.residentBytes() + 3 * c.perRunBytes(), c.predictedPeak(3));
+        HeapResidency heap = HeapResidency.locate().orElseThrow();
+        assertTrue(c.residentBytes() > heap.reservedBytes(), "the heap is charged at its whole reservation, plus what is outside it");
+        assertTrue(c.methodReason().contains("heap charged at its reservation"), c.methodReason());
+    }
+
+    @Test
+    void withoutTheHeapSplitTheReadingsIncludeTheHeapAndTheHeapStillToCommitIsAdded() throws Exception {
+        Reranker standIn = new RerankerFactory(TestProjects.REGISTRY, new SessionSettings(1, SessionSettings.Arena.SHRINK))
+                .create(RerankerModel.builtin(RerankerFactory.STAND_IN, 32));
+        Calibration c = new Calibrator(MemoryProbe.detect(), List.of(1), Optional.empty()).calibrate(List.of(standIn), 8);
+        assertTrue(c.methodReason().contains("heap not separable"), c.methodReason());
+        long whole = MemoryProbe.detect().current();
+        assertTrue(c.residentBytes() > whole / 2, "a reading of the whole process (" + (whole >> 20) + " MiB now): " + c.residentBytes());
+        assertEquals(1, c.samples());
+        assertTrue(c.levels().get(0).peakBytes() >= c.perRunBytes(), "the whole peak is at least one run's cost");
     }
 
     @Test

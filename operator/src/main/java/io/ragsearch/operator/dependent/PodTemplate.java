@@ -159,7 +159,7 @@ final class PodTemplate {
         env.add(plain("DJL_CACHE_DIR", "/tmp/djl"));
         // A sized heap (HeapSize): the calibration counts heap the JVM may still take as resident.
         // An out-of-memory error in the heap leaves a half-working JVM: exit and let the kubelet restart it.
-        env.add(plain("JAVA_TOOL_OPTIONS", HeapSize.flag(spec.heapBytes()) + " -XX:+ExitOnOutOfMemoryError"));
+        env.add(plain("JAVA_TOOL_OPTIONS", HeapSize.flags(spec.heapBytes()) + " -XX:+ExitOnOutOfMemoryError"));
         return env;
     }
 
