@@ -42,13 +42,14 @@ public final class Calibrator {
     private static final double SAFE_SHARE_OF_LIMIT = 0.9;
     /**
      * Added to the measured cost per run when the heap is split off. Outside the heap the
-     * measurement is exact at N ≤ cores (peaks 0.99–1.00 of the unmargined prediction with a
-     * pre-touched heap), but with more concurrent runs than cores the arena, shared by runs that
-     * start and end at different moments, now and then keeps regions another run still uses:
-     * in about one N = 4 burst of five on 2 cores the peak outside the heap was 190–290 MiB
-     * above 4 × the cost (docs/memory.md). A quarter covers the largest seen with room left.
+     * measurement is exact while runs do not outnumber cores (peaks 0.96–1.00 of the unmargined
+     * prediction at N = 1, 2 with a pre-touched heap); 10 % covers that spread. With more
+     * concurrent runs than cores the arena now and then keeps regions another run still uses
+     * (3 of 16 checks at N = 4 on 2 cores: up to 290 MiB above 4 × the cost), which this does not
+     * cover: the operator never runs more reranks than cores (its CPU cap), and a margin for that
+     * case would cost the field's second run (docs/memory.md).
      */
-    static final double OUTSIDE_HEAP_MARGIN = 0.25;
+    static final double OUTSIDE_HEAP_MARGIN = 0.10;
     /**
      * Each of a burst's k threads runs max(2, k) times back to back: under sustained load runs
      * start and end at different moments, and arena chunks freed by one run while others hold
@@ -79,7 +80,7 @@ public final class Calibrator {
         Map<String, Object> settings = NativeMemorySettings.apply();
         if (rerankers.isEmpty()) {
             return new Calibration(probe.method().wire(), limitOrNull(), baseline() + memory.heapCharge(), 0, 0, 0, 0, 0, null, now(),
-                    "none", null, List.of(), settings, probe.reason() + "; no reranker configured, so no rerank cost", List.of());
+                    "none", null, List.of(), settings, probe.reason() + "; " + memory.describe() + "; no reranker configured, so no rerank cost", List.of());
         }
         List<Calibration> each = new ArrayList<>();
         for (Reranker r : rerankers) {
