@@ -23,8 +23,8 @@ import tools.jackson.databind.json.JsonMapper;
 class CalibrationPredictsPeakIT {
 
     /**
-     * The operator's pod flags for a 256 MiB heap (HeapSize): the heap the calibration charges at
-     * its reservation is resident from the start, as in a pod.
+     * A fixed heap touched at startup: the heap the calibration charges at its reservation is then
+     * resident, and the check measures the estimate of the memory outside it (docs/memory.md).
      */
     static final String[] POD_HEAP = {"-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch"};
     /**

@@ -53,7 +53,7 @@ class ServerImageIT {
         podman.ok("run", "-d", "--name", CONTAINER, "--network", "host", "--read-only", "--tmpfs", "/tmp:rw,size=1g",
                 "--memory", "1500m", "-e", "RAGSEARCH_BIND_ADDRESS=127.0.0.1",
                 // The heap flags the operator gives a pod at this limit (HeapSize).
-                "-e", "JAVA_TOOL_OPTIONS=-Xms250m -Xmx250m -XX:+AlwaysPreTouch", IMAGE,
+                "-e", "JAVA_TOOL_OPTIONS=-Xmx250m", IMAGE,
                 "serve", "--mcp-port", Integer.toString(mcpPort), "--admin-port", Integer.toString(adminPort));
         await().atMost(STARTUP).pollInterval(Duration.ofMillis(500)).until(() -> {
             if (!podman.ok("inspect", CONTAINER, "--format", "{{.State.Running}}").equals("true")) {
@@ -89,7 +89,7 @@ class ServerImageIT {
         JsonNode calibration = JSON.readTree(get("/calibration").body());
         assertEquals(1500L * 1024 * 1024, calibration.get("memoryLimitBytes").asLong(), calibration.toString());
         assertTrue(calibration.get("method").asString().startsWith("cgroup"), calibration.toString());
-        assertTrue(calibration.get("methodReason").asString().contains("heap charged at its reservation (250 MiB)"),
+        assertTrue(calibration.get("methodReason").asString().contains("heap charged at its reservation"),
                 calibration.toString());
         System.out.printf(java.util.Locale.ROOT, "[image] calibration at 1500 MiB: resident=%d MiB perRun=%d MiB reranker=%s%n",
                 calibration.get("residentBytes").asLong() >> 20, calibration.get("perRunBytes").asLong() >> 20,

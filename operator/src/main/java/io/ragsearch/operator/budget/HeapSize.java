@@ -1,7 +1,7 @@
 package io.ragsearch.operator.budget;
 
 /**
- * The JVM heap the operator gives a pod (-Xms = -Xmx, pre-touched). The JVM's own default, a quarter of the limit,
+ * The JVM heap the operator gives a pod (-Xmx). The JVM's own default, a quarter of the limit,
  * is counted by the calibration as resident (heap the JVM may still commit), and at 1500 MiB
  * that leaves room for one rerank run where two fit. The heap holds the corpus, the Lucene
  * index and request buffers; rerank runs and the models live in native memory. So: a sixth of
@@ -22,13 +22,11 @@ public final class HeapSize {
     }
 
     /**
-     * The JVM flags: a fixed heap (whole MiB, rounded down), touched at startup. The calibration
-     * charges the heap at its whole reservation; a heap that is resident from the start makes the
-     * pod's real peak what the budget charges, instead of a peak that creeps up as garbage cycles
-     * through untouched pages (docs/memory.md, "Heap and the rest, measured apart").
+     * The JVM flag: whole MiB, rounded down. Not pre-touched: a heap resident from the start
+     * would make the calibration's prediction exact (docs/memory.md), but at a small limit it
+     * turns a pod that runs (its heap touched only as far as it is used) into an OOM loop.
      */
     public static String flags(long heapBytes) {
-        long mib = Math.floorDiv(heapBytes, Mebibytes.MIB);
-        return "-Xms" + mib + "m -Xmx" + mib + "m -XX:+AlwaysPreTouch";
+        return "-Xmx" + Math.floorDiv(heapBytes, Mebibytes.MIB) + "m";
     }
 }

@@ -41,7 +41,7 @@ public class Resources {
     @JsonDeserialize(using = QuantityText.class)
     @Pattern(QUANTITY)
     @Size(max = Bounds.QUANTITY)
-    @JsonPropertyDescription("JVM heap of each pod (-Xms = -Xmx, touched at startup). Default: a sixth of the memory limit, 192Mi to 4Gi "
+    @JsonPropertyDescription("JVM heap of each pod (-Xmx). Default: a sixth of the memory limit, 192Mi to 4Gi "
             + "(the corpus and index live there; rerank runs in native memory). Raise it for large database corpora.")
     public String heap;
 

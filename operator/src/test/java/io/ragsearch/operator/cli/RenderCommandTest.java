@@ -145,7 +145,7 @@ class RenderCommandTest {
         assertEquals("1Gi", pod.getVolumes().stream().filter(v -> v.getName().equals("tmp")).findFirst().orElseThrow()
                 .getEmptyDir().getSizeLimit().toString());
         assertEquals(1, pod.getTopologySpreadConstraints().size(), "the example runs 2 replicas");
-        assertEquals("-Xms250m -Xmx250m -XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError", pod.getContainers().get(0).getEnv().stream()
+        assertEquals("-Xmx250m -XX:+ExitOnOutOfMemoryError", pod.getContainers().get(0).getEnv().stream()
                 .filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS")).findFirst().orElseThrow().getValue(),
                 "a sixth of 1500Mi: the JVM's default quarter would be counted as resident");
     }
