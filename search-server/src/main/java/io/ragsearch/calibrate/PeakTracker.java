@@ -21,11 +21,6 @@ public final class PeakTracker implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread sampler;
 
-    /** Tracks the whole counter only. */
-    public PeakTracker(MemoryProbe probe) {
-        this(probe, () -> 0);
-    }
-
     /** {@code heapResident}: the heap's resident bytes now, subtracted for {@link #peakOutsideHeap()}. */
     public PeakTracker(MemoryProbe probe, LongSupplier heapResident) {
         this.probe = probe;

@@ -8,7 +8,6 @@ import io.ragsearch.metrics.Metrics;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,11 +24,10 @@ public final class PeakVerifier {
     /** Nobody may give up waiting during the check: the queue is part of what is measured. */
     private static final long PATIENT_MILLIS = 3_600_000;
 
-    private final MemoryProbe probe;
-    private final Optional<HeapResidency> heap = HeapResidency.locate();
+    private final MemoryAccounting memory;
 
     public PeakVerifier(MemoryProbe probe) {
-        this.probe = probe;
+        this.memory = new MemoryAccounting(probe, HeapResidency.locate());
     }
 
     /**
@@ -51,7 +49,7 @@ public final class PeakVerifier {
         long t0 = System.nanoTime();
         long peak;
         Long outsideHeapPeak;
-        try (PeakTracker tracker = new PeakTracker(probe, () -> heap.map(HeapResidency::residentBytes).orElse(0L))) {
+        try (PeakTracker tracker = memory.track()) {
             List<Future<?>> futures = new ArrayList<>();
             for (int i = 0; i < callers; i++) {
                 futures.add(pool.submit(() -> {
@@ -65,7 +63,7 @@ public final class PeakVerifier {
                 f.get();
             }
             peak = tracker.peak();
-            outsideHeapPeak = heap.isPresent() ? tracker.peakOutsideHeap() : null;
+            outsideHeapPeak = memory.heapCounted() ? tracker.peakOutsideHeap() : null;
         } finally {
             pool.shutdownNow();
         }
@@ -77,6 +75,6 @@ public final class PeakVerifier {
         double median = sorted.get(sorted.size() / 2);
         return new Result(permits, callers, predicted, peak, (double) peak / predicted,
                 callers * (double) calibration.batch() / wall, median, wall,
-                heap.map(HeapResidency::residentBytes).orElse(null), outsideHeapPeak);
+                memory.heapCounted() ? memory.heapResident() : null, outsideHeapPeak);
     }
 }

@@ -90,6 +90,7 @@ final class CalibrateCommand implements Callable<Integer> {
             List<PeakVerifier.Result> results = new ArrayList<>();
             List<Map<String, Object>> skipped = new ArrayList<>();
             long limit = probe.limit().orElse(0);
+            PeakVerifier verifier = new PeakVerifier(probe);
             for (int n : verify) {
                 // A check the prediction says would pass the limit would only get this process killed.
                 if (!Calibrator.fits(calibration.residentBytes(), n, calibration.perRunBytes(), limit)) {
@@ -99,7 +100,7 @@ final class CalibrateCommand implements Callable<Integer> {
                     skipped.add(Map.of("concurrency", n, "predictedPeakBytes", calibration.predictedPeak(n), "reason", why));
                     continue;
                 }
-                results.add(new PeakVerifier(probe).verify(costliest, calibration, n));
+                results.add(verifier.verify(costliest, calibration, n));
             }
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("calibration", calibration);
