@@ -20,6 +20,13 @@ public final class Environment {
     public static final String MEMORY_PROBE = "RAGSEARCH_MEMORY_PROBE";
     /** Path of the checks file a candidate runs against itself on {@link AdminEndpoints#VERIFICATION} (a mounted ConfigMap key). */
     public static final String VERIFY_CHECKS = "RAGSEARCH_VERIFY_CHECKS";
+    /**
+     * Directory where passage vectors of directory projects are kept between starts (a pod's
+     * cache volume); "off" keeps none. Unset: the user's cache directory.
+     */
+    public static final String VECTOR_CACHE = "RAGSEARCH_VECTOR_CACHE";
+    /** Directory holding the built-in models fetched at build time (the image sets it). */
+    public static final String BUILTIN_MODELS = "RAGSEARCH_BUILTIN_MODELS";
 
     private Environment() {
     }

@@ -120,6 +120,7 @@ final class IngestCommand implements Callable<Integer> {
 
     /** The configured embedding model (only the models section of --config is read), or the built-in one. */
     private EmbeddingModel embeddingModel() {
-        return config == null ? EmbeddingModel.DEFAULT : SettingsResolver.embedding(ConfigLoader.load(config), System.getenv());
+        return config == null ? SettingsResolver.defaultEmbedding(System.getenv())
+                : SettingsResolver.embedding(ConfigLoader.load(config), System.getenv());
     }
 }

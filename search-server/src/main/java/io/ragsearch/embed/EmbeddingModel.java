@@ -2,20 +2,31 @@ package io.ragsearch.embed;
 
 import java.nio.file.Path;
 
-/** The embedding model to serve: a built-in by name or a directory, exactly one, and how it makes vectors. */
+/**
+ * The embedding model to serve and how it makes vectors: a built-in by name (from the jar, or for
+ * one kept outside it, from the folder it was found in) or a configured directory.
+ */
 public record EmbeddingModel(String builtin, Path directory, EmbeddingSettings settings) {
 
-    public static final EmbeddingModel DEFAULT = new EmbeddingModel(ModelFiles.BUILTIN_MINILM, null, EmbeddingSettings.DEFAULTS);
+    public static final EmbeddingModel MINILM = new EmbeddingModel(ModelFiles.BUILTIN_MINILM, null, EmbeddingSettings.DEFAULTS);
 
     public EmbeddingModel {
-        if ((builtin == null) == (directory == null) || settings == null) {
-            throw new IllegalArgumentException("an embedding model is a built-in name or a directory, exactly one, with settings");
+        if ((builtin == null && directory == null) || settings == null) {
+            throw new IllegalArgumentException("an embedding model is a built-in name or a directory, with settings");
         }
     }
 
-    /** The model's files: the built-in's from the classpath, or the directory's. */
+    /** The built-in multilingual model found in {@code directory}, with its own way of making vectors. */
+    public static EmbeddingModel multilingual(Path directory, EmbeddingSettings settings) {
+        return new EmbeddingModel(ModelFiles.BUILTIN_E5, directory, settings);
+    }
+
+    /** The model's files: a built-in's (checked against its pinned digest), or the directory's. */
     public ModelFiles files() throws java.io.IOException {
-        return builtin != null ? ModelFiles.builtin(builtin) : ModelFiles.fromDirectory(directory);
+        if (builtin == null) {
+            return ModelFiles.fromDirectory(directory);
+        }
+        return directory == null ? ModelFiles.builtin(builtin) : ModelFiles.builtinFromDirectory(builtin, directory);
     }
 
     /** The name for /info before the model is loaded. */

@@ -24,6 +24,11 @@ public record EmbeddingSettings(Pooling pooling, boolean normalize, int maxSeqLe
     public static final int MAX_MAX_SEQ_LEN = Bounds.MAX_SEQ_LEN_MAX;
 
     public static final EmbeddingSettings DEFAULTS = new EmbeddingSettings(Pooling.MEAN, true, DEFAULT_MAX_SEQ_LEN, "", "", null);
+    /**
+     * multilingual-e5-small as it was trained: mean pooling, normalised, "query: " and "passage: "
+     * prefixes; 512 positions.
+     */
+    public static final EmbeddingSettings E5 = new EmbeddingSettings(Pooling.MEAN, true, 512, "query: ", "passage: ", null);
 
     public enum Pooling {
         /** Average of the token vectors under the attention mask (sentence-transformers, e5). */
@@ -61,9 +66,17 @@ public record EmbeddingSettings(Pooling pooling, boolean normalize, int maxSeqLe
     /** Settings from the configuration's optional fields; absent ones take the defaults. */
     public static EmbeddingSettings of(String pooling, Boolean normalize, Integer maxSeqLen, String queryPrefix,
                                        String passagePrefix, String output) {
-        return new EmbeddingSettings(pooling == null ? DEFAULTS.pooling() : Pooling.parse(pooling),
-                normalize == null ? DEFAULTS.normalize() : normalize,
-                maxSeqLen == null ? DEFAULTS.maxSeqLen() : maxSeqLen, queryPrefix, passagePrefix, output);
+        return of(DEFAULTS, pooling, normalize, maxSeqLen, queryPrefix, passagePrefix, output);
+    }
+
+    /** Settings where the configuration gives them, the model's own ({@code base}) elsewhere. */
+    public static EmbeddingSettings of(EmbeddingSettings base, String pooling, Boolean normalize, Integer maxSeqLen,
+                                       String queryPrefix, String passagePrefix, String output) {
+        return new EmbeddingSettings(pooling == null ? base.pooling() : Pooling.parse(pooling),
+                normalize == null ? base.normalize() : normalize,
+                maxSeqLen == null ? base.maxSeqLen() : maxSeqLen,
+                queryPrefix == null ? base.queryPrefix() : queryPrefix,
+                passagePrefix == null ? base.passagePrefix() : passagePrefix, output);
     }
 
     /**

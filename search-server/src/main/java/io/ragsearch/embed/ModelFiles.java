@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ModelFiles {
 
     public static final String BUILTIN_MINILM = BuiltinModels.EMBEDDING_MINILM;
+    public static final String BUILTIN_E5 = BuiltinModels.EMBEDDING_E5;
     /** The external-data file name optimum gives the weights of a model over 2 GB. */
     public static final String EXTERNAL_DATA = "model.onnx_data";
 
@@ -32,6 +33,7 @@ public final class ModelFiles {
     private final String source;
     private final PathSource model;
     private final Reader tokenizer;
+    private String digest;
 
     private ModelFiles(String name, String source, PathSource model, Reader tokenizer) {
         this.name = name;
@@ -46,6 +48,25 @@ public final class ModelFiles {
         }
         return new ModelFiles(name, "builtin:" + name, () -> extractedBuiltin("/all-minilm-l6-v2.onnx"),
                 () -> classpathResource("/all-minilm-l6-v2-tokenizer.json"));
+    }
+
+    /**
+     * A built-in kept outside the jar, from the folder {@link BuiltinModelHome} found: its
+     * model.onnx must be the converted file the build pinned ({@link BuiltinModels#E5_SHA256}),
+     * so a stale or tampered copy is refused rather than served under the built-in's name.
+     */
+    public static ModelFiles builtinFromDirectory(String name, Path dir) throws IOException {
+        if (!BUILTIN_E5.equals(name)) {
+            throw new IOException("built-in model '" + name + "' is not kept outside the jar");
+        }
+        ModelFiles files = fromDirectory(dir);
+        ModelFiles named = new ModelFiles(name, "builtin:" + name, files.model, files.tokenizer);
+        String digest = named.digest();
+        if (!digest.equals(BuiltinModels.E5_SHA256)) {
+            throw new IOException("built-in model " + name + " in " + dir + " has " + digest + ", not the pinned "
+                    + BuiltinModels.E5_SHA256 + ": fetch it again with scripts/model/fetch-e5.sh");
+        }
+        return named;
     }
 
     public static ModelFiles fromDirectory(Path dir) throws IOException {
@@ -81,10 +102,14 @@ public final class ModelFiles {
      * sha256 of the model: of model.onnx alone, or of model.onnx followed by its external data,
      * so that new weights under an unchanged graph are a different model.
      */
-    public String digest() throws IOException {
-        Path file = modelPath();
-        Path data = file.resolveSibling(EXTERNAL_DATA);
-        return !source.startsWith("builtin:") && Files.isRegularFile(data) ? digestOf(file, data) : digestOf(file);
+    public synchronized String digest() throws IOException {
+        // Memoised: hashing a 200 MB model costs about a second, and loading asks more than once.
+        if (digest == null) {
+            Path file = modelPath();
+            Path data = file.resolveSibling(EXTERNAL_DATA);
+            digest = !source.startsWith("builtin:") && Files.isRegularFile(data) ? digestOf(file, data) : digestOf(file);
+        }
+        return digest;
     }
 
     public byte[] readTokenizer() throws IOException {

@@ -140,12 +140,25 @@ public final class TextEmbedder implements AutoCloseable {
     }
 
     private float[][] embedWithPrefix(List<String> texts, String prefix) {
+        // Batched by length: a batch is padded to its longest text, so mixing a 20-token title
+        // with a 500-token article would make the short one cost as much as the long one.
+        Integer[] order = new Integer[texts.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, java.util.Comparator.comparingInt(i -> texts.get(i).length()));
         float[][] out = new float[texts.size()][];
         for (int from = 0; from < texts.size(); from += BATCH) {
             int to = Math.min(texts.size(), from + BATCH);
+            List<String> batchTexts = new java.util.ArrayList<>(to - from);
+            for (int j = from; j < to; j++) {
+                batchTexts.add(texts.get(order[j]));
+            }
             try {
-                float[][] batch = embedBatch(texts.subList(from, to), prefix);
-                System.arraycopy(batch, 0, out, from, batch.length);
+                float[][] batch = embedBatch(batchTexts, prefix);
+                for (int j = 0; j < batch.length; j++) {
+                    out[order[from + j]] = batch[j];
+                }
             } catch (OrtException e) {
                 throw new IllegalStateException("embedding failed: " + e.getMessage(), e);
             }

@@ -86,6 +86,19 @@ public final class IndexBuilder {
         return config;
     }
 
+    /** What is embedded for each live article, in index order. */
+    public static List<String> embeddingTexts(Corpus corpus) {
+        List<String> texts = new ArrayList<>();
+        for (Document d : corpus.documents()) {
+            for (Article a : d.articles()) {
+                if (!a.deleted()) {
+                    texts.add(embeddingText(new IndexedArticle(d, a)));
+                }
+            }
+        }
+        return texts;
+    }
+
     /** What is embedded for an article: document title for context, then the article. */
     public static String embeddingText(IndexedArticle ia) {
         return ia.document().title() + " — " + ia.article().searchableText();

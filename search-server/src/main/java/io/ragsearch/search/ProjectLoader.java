@@ -11,7 +11,11 @@ import io.ragsearch.index.ProjectIndex;
 import io.ragsearch.index.TokenizerFit;
 import io.ragsearch.embed.TextEmbedder;
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import io.ragsearch.corpus.Corpus;
+import io.ragsearch.embed.VectorCache;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +40,7 @@ public final class ProjectLoader {
     private final Supplier<EmbeddingTokenizer> tokenizer;
     private final Supplier<TextEmbedder> embedder;
     private final Function<RerankerModel, Reranker> rerankers;
+    private final Optional<VectorCache> vectorCache;
 
     /**
      * @param tokenizer the embedding model's tokenizer and name, for judging whether a corpus
@@ -51,9 +56,30 @@ public final class ProjectLoader {
     /** @param rerankers builds (or shares) the reranker a project names */
     public ProjectLoader(Supplier<EmbeddingTokenizer> tokenizer, Supplier<TextEmbedder> embedder,
                          Function<RerankerModel, Reranker> rerankers) {
+        this(tokenizer, embedder, rerankers, Optional.empty());
+    }
+
+    /** @param vectorCache where passage vectors are kept between starts (empty: embedded at every load) */
+    public ProjectLoader(Supplier<EmbeddingTokenizer> tokenizer, Supplier<TextEmbedder> embedder,
+                         Function<RerankerModel, Reranker> rerankers, Optional<VectorCache> vectorCache) {
         this.tokenizer = tokenizer;
         this.embedder = embedder;
         this.rerankers = rerankers;
+        this.vectorCache = vectorCache;
+    }
+
+    /** The live articles' vectors, from the cache where it holds them. */
+    private float[][] vectors(String project, Corpus corpus) {
+        TextEmbedder e = embedder.get();
+        List<String> texts = IndexBuilder.embeddingTexts(corpus);
+        long t0 = System.nanoTime();
+        if (vectorCache.isEmpty()) {
+            return e.embedPassages(texts);
+        }
+        VectorCache.Outcome outcome = vectorCache.get().passages(e, project, texts);
+        LOG.info("project {}: {} article vectors from the cache, {} embedded in {} ms ({})", project, outcome.reused(),
+                outcome.embedded(), (System.nanoTime() - t0) / 1_000_000, vectorCache.get().root());
+        return outcome.vectors();
     }
 
     /** An embedding model's tokenizer with the model's name, for messages. */
@@ -94,7 +120,7 @@ public final class ProjectLoader {
         LOG.info("project {}: {} documents, {} articles, language {}, retrieval {} ({})", config.name(),
                 corpus.documents().size(), corpus.articleCount(), language.name().toLowerCase(Locale.ROOT),
                 mode.wireName(), reason);
-        ProjectIndex index = IndexBuilder.build(corpus, language, mode.usesVectors() ? embedder.get() : null, null);
+        ProjectIndex index = IndexBuilder.build(corpus, language, null, mode.usesVectors() ? vectors(config.name(), corpus) : null);
         Reranker reranker = config.reranker().map(rerankers).orElse(null);
         return new Project(config.name(), config.description(), corpus, index, mode, reason,
                 config.retrieval().gate(mode, reranker != null && reranker.trained()), loaded.problems(), reranker);

@@ -4,6 +4,7 @@ import io.ragsearch.admin.AdminSettings;
 import io.ragsearch.calibrate.CalibrationSettings;
 import io.ragsearch.embed.EmbeddingModel;
 import io.ragsearch.embed.SessionSettings;
+import io.ragsearch.embed.VectorCache;
 import io.ragsearch.mcp.ListenerSettings;
 import io.ragsearch.mcp.ToolPoolSettings;
 import io.ragsearch.mcp.TransportSecurityPolicy;
@@ -35,7 +36,7 @@ public record AppSettings(Serving serving, Models models, List<ProjectSettings> 
      * and the startup calibration.
      */
     public record Models(EmbeddingModel embedding, SessionSettings embeddingSession, RerankSettings rerank,
-                         CalibrationSettings calibration) {
+                         CalibrationSettings calibration, Optional<VectorCache> vectorCache) {
     }
 
     public AppSettings {

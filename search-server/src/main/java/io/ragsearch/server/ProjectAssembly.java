@@ -41,7 +41,8 @@ final class ProjectAssembly implements AutoCloseable {
     /** Loads every directory project into the catalog, and every configured reranker (calibration measures them all). */
     SearchService loadDirectoryProjects(ProjectCatalog into, Metrics metrics) throws IOException {
         settings.projects().forEach(p -> p.reranker().ifPresent(rerankers::get));
-        ProjectLoader loader = new ProjectLoader(embedding::tokenizer, embedding::embedder, rerankers::get);
+        ProjectLoader loader = new ProjectLoader(embedding::tokenizer, embedding::embedder, rerankers::get,
+                settings.models().vectorCache());
         for (ProjectSettings p : settings.projects()) {
             if (p.directory().isEmpty()) {
                 continue;

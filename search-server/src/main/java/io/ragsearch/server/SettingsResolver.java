@@ -7,9 +7,12 @@ import io.ragsearch.config.ConfigException;
 import io.ragsearch.config.ConfigOverrides;
 import io.ragsearch.config.ConfigValidator;
 import io.ragsearch.contract.settings.ServerSettings;
+import io.ragsearch.embed.BuiltinModelHome;
 import io.ragsearch.embed.EmbeddingModel;
+import io.ragsearch.embed.ModelFiles;
 import io.ragsearch.embed.EmbeddingSettings;
 import io.ragsearch.embed.SessionSettings;
+import io.ragsearch.embed.VectorCache;
 import io.ragsearch.index.Language;
 import io.ragsearch.mcp.ListenerSettings;
 import io.ragsearch.mcp.ToolPoolSettings;
@@ -69,17 +72,39 @@ public final class SettingsResolver {
         RerankSettings rerank = rerank(config);
         SessionSettings.Arena arena = rerank.session().arena();
         CalibrationSettings calibration = calibration(config);
-        AppSettings.Models models = new AppSettings.Models(embedding(config, modelDir),
-                new SessionSettings(Runtime.getRuntime().availableProcessors(), arena), rerank, calibration);
+        AppSettings.Models models = new AppSettings.Models(embedding(config, modelDir, BuiltinModelHome.from(env)),
+                new SessionSettings(Runtime.getRuntime().availableProcessors(), arena), rerank, calibration, vectorCache(env));
 
         List<ProjectSettings> projects = ConfigOverrides.projects(config).stream().map(p -> project(p, modelDir)).toList();
         return new AppSettings(serving, models, projects, database(config));
     }
 
+    /**
+     * Where passage vectors are kept between starts: RAGSEARCH_VECTOR_CACHE ("off": nowhere), else
+     * the user's cache directory (XDG_CACHE_HOME or ~/.cache), else none.
+     */
+    static Optional<VectorCache> vectorCache(Map<String, String> env) {
+        String configured = env.get(Environment.VECTOR_CACHE);
+        if (configured != null && !configured.isBlank()) {
+            return configured.strip().equalsIgnoreCase("off") ? Optional.empty()
+                    : Optional.of(new VectorCache(Path.of(configured.strip())));
+        }
+        String xdg = env.get("XDG_CACHE_HOME");
+        String home = env.get("HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : home != null && !home.isBlank() ? Path.of(home, ".cache") : null;
+        return Optional.ofNullable(base).map(b -> new VectorCache(b.resolve("ragsearch").resolve("vectors")));
+    }
+
+    /** The embedding model a configuration without a models section gets. */
+    public static EmbeddingModel defaultEmbedding(Map<String, String> env) {
+        return BuiltinModelHome.from(env).multilingual().map(dir -> EmbeddingModel.multilingual(dir, EmbeddingSettings.E5))
+                .orElse(EmbeddingModel.MINILM);
+    }
+
     /** Only the embedding model, for commands (ingest) that read nothing else from the file. */
     public static EmbeddingModel embedding(ServerSettings config, Map<String, String> env) {
         ConfigValidator.validateModels(config);
-        return embedding(config, env.get(Environment.MODEL_DIR));
+        return embedding(config, env.get(Environment.MODEL_DIR), BuiltinModelHome.from(env));
     }
 
     /** Rerank resources only (calibrate reads nothing else from the file). */
@@ -108,13 +133,26 @@ public final class SettingsResolver {
         return reranker(ref, env.get(Environment.MODEL_DIR));
     }
 
-    private static EmbeddingModel embedding(ServerSettings config, String modelDir) {
+    /**
+     * The configured embedding model; with none configured, the built-in multilingual model where
+     * it was fetched (it reads Korean and English), else MiniLM (English only: Korean projects then
+     * run lexical, and startup says why).
+     */
+    private static EmbeddingModel embedding(ServerSettings config, String modelDir, BuiltinModelHome home) {
         ServerSettings.ModelRef m = config.models() == null ? null : config.models().embedding();
         if (m == null) {
-            return EmbeddingModel.DEFAULT;
+            return home.multilingual().map(dir -> EmbeddingModel.multilingual(dir, EmbeddingSettings.E5))
+                    .orElse(EmbeddingModel.MINILM);
         }
-        EmbeddingSettings settings = EmbeddingSettings.of(m.pooling(), m.normalize(), m.maxSeqLen(), m.queryPrefix(),
-                m.passagePrefix(), m.output());
+        boolean e5 = ModelFiles.BUILTIN_E5.equals(m.builtin());
+        EmbeddingSettings settings = EmbeddingSettings.of(e5 ? EmbeddingSettings.E5 : EmbeddingSettings.DEFAULTS, m.pooling(),
+                m.normalize(), m.maxSeqLen(), m.queryPrefix(), m.passagePrefix(), m.output());
+        if (e5) {
+            Path dir = home.multilingual().orElseThrow(() -> new ConfigException("models.embedding.builtin "
+                    + ModelFiles.BUILTIN_E5 + " is not on this machine (looked in " + home.roots()
+                    + "): fetch it with scripts/model/fetch-e5.sh, or set RAGSEARCH_BUILTIN_MODELS"));
+            return EmbeddingModel.multilingual(dir, settings);
+        }
         return m.builtin() != null ? new EmbeddingModel(m.builtin(), null, settings)
                 : new EmbeddingModel(null, underModelDir(m.path(), modelDir), settings);
     }

@@ -81,7 +81,7 @@ class SettingsResolverTest {
         assertEquals(SessionSettings.Arena.SHRINK, s.models().embeddingSession().arena());
         assertTrue(s.models().calibration().enabled());
         assertEquals(List.of(1, 2, 4, 1), s.models().calibration().levels());
-        assertEquals(EmbeddingModel.DEFAULT, s.models().embedding());
+        assertEquals(EmbeddingModel.MINILM, s.models().embedding());
         assertEquals(Duration.ofSeconds(10), s.database().orElseThrow().pollInterval());
         ProjectSettings rules = s.projects().get(0);
         assertEquals(List.of("**.md", "**.markdown", "**.txt"), rules.directory().orElseThrow().include());

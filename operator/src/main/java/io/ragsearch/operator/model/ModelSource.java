@@ -16,7 +16,8 @@ import io.ragsearch.contract.BuiltinModels;
 @ValidationRule(value = "!has(self.url) || has(self.sha256)", message = "a url needs its sha256")
 public class ModelSource {
     @Size(max = Bounds.NAME)
-    @JsonPropertyDescription("A model shipped in the server image: " + BuiltinModels.EMBEDDING_MINILM + " (embedding), "
+    @JsonPropertyDescription("A model shipped in the server image: " + BuiltinModels.EMBEDDING_E5 + " (embedding, Korean and English; the default), "
+            + BuiltinModels.EMBEDDING_MINILM + " (embedding, English only), "
             + BuiltinModels.RERANK_STAND_IN + " (reranker cost stand-in).")
     public String builtin;
 
