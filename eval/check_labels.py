@@ -4,7 +4,7 @@
 For every question in the YAML files given on the command line (default: all
 *.yaml files next to this script) it checks that
 
-  * the id is unique and its prefix matches the kind (kw/pa/de/un);
+  * the id is unique and its prefix matches the kind (kw/pa/de/ty/sp/mx/un);
   * answerable questions have at least one expect entry and no `refused`;
   * unanswerable questions have `refused: true` and no expect entries;
   * every expect entry names an existing document and an article label that
@@ -41,7 +41,11 @@ CORPORA = {
     "statutes": "/work/shared/corpus/ko-statutes",
     "handbook-en": "/work/main/examples/corpus/en",
 }
-KIND_PREFIX = {"keyword": "kw", "paraphrase": "pa", "detail": "de", "unanswerable": "un"}
+KIND_PREFIX = {"keyword": "kw", "paraphrase": "pa", "detail": "de", "typo": "ty",
+               "spacing": "sp", "mixed": "mx", "unanswerable": "un"}
+# Held-out sets whose expected articles must not be targeted by any other set of the
+# same project (and whose queries must not appear in another set).
+DISJOINT_SETS = {"ko-statutes-holdout2", "handbook-en-holdout"}
 
 KO_HEAD = re.compile(r"^#####\s+(제\d+조(?:의\d+)?)\s*(?:\((.*)\))?\s*$")
 EN_ARTICLE = re.compile(r"^(Article\s+\d+)\s*(?:\((.*)\))?\s*$")
@@ -170,7 +174,13 @@ def check_file(path, show_body):
             if show_body and kind == "detail":
                 for bl in body.split("\n"):
                     print(f"         | {bl}")
-    print(f"--- {name}: " + ", ".join(f"{k}={counts[k]}" for k in KIND_PREFIX))
+    # search checks of a verify checks file (docs/verify.md): their labels count as targeted
+    # for the disjointness check below (not validated here; a check may name another project)
+    for c in data.get("checks") or []:
+        if c.get("kind") == "search" and (c.get("project") or project) == project:
+            for e in c.get("expect") or []:
+                labels.append((str(e.get("document")), str(e.get("article"))))
+    print(f"--- {name}: " + ", ".join(f"{k}={counts[k]}" for k in KIND_PREFIX if counts[k]))
     print(f"--- {name}: documents as main answer: {len(docs_main)}; "
           f"documents in any expect entry: {len(docs_any)}")
     for doc, n in sorted(docs_main.items(), key=lambda x: -x[1]):
@@ -181,7 +191,7 @@ def check_file(path, show_body):
         if missing:
             print(f"--- {name}: documents not used: {', '.join(missing)}")
     print()
-    return problems, {"set": data.get("set"), "labels": labels,
+    return problems, {"set": data.get("set"), "project": project, "labels": labels,
                       "queries": [q.get("query") for q in data.get("questions") or []]}
 
 
@@ -210,6 +220,23 @@ def main():
               f"{len(shared)} expected articles shared")
         for doc, art in shared:
             print(f"      shared: {doc} {art}")
+        print()
+    # held-out sets that must share no article and no query with any other set
+    for held in infos:
+        if held["set"] not in DISJOINT_SETS:
+            continue
+        others = [i for i in infos if i is not held and i["project"] == held["project"]]
+        other_labels = {l for i in others for l in i["labels"]}
+        other_queries = {q for i in others for q in i["queries"]}
+        shared = sorted(set(held["labels"]) & other_labels)
+        same_q = sorted(set(held["queries"]) & other_queries)
+        print(f"=== {held['set']} vs the other {held['project']} sets "
+              f"({', '.join(i['set'] for i in others) or 'none'}): "
+              f"{len(shared)} expected articles shared, {len(same_q)} identical queries")
+        for doc, art in shared:
+            problems.append(f"{held['set']}: {doc} {art} is also targeted by another set")
+        for q in same_q:
+            problems.append(f"{held['set']}: query also in another set: {q}")
         print()
     if problems:
         print("PROBLEMS:")
