@@ -19,11 +19,17 @@ deadline, person or condition is really stated in the body).
 Corpus layout (read only):
   project statutes    -> /work/shared/corpus/ko-statutes/<document>.md
   project handbook-en -> /work/main/examples/corpus/en/<document>.md
+  project agency      -> eval/corpora/agency-ko/<document>.md (next to this script)
 
 Korean articles are headed '##### 제N조 (제목)' or '##### 제N조의M (제목)';
 the addenda ('## 부칙' and everything after it) are ignored.  English
 documents use '### Article N (Title)' headings (label 'Article N') or plain
-Markdown headings (label = heading text).
+Markdown headings (label = heading text).  The agency rule books are plain
+text: the first line is the title, each article starts a line with
+'제N조(제목) ...' or '제N조의M(제목) ...' (the body may go on on the same
+line), a deleted article is written '제N조 삭제 <date>', and the addenda
+start at a line beginning with '부칙'.  A label that heads two articles of one
+document is reported.
 
 Exit status is 1 if any problem was found.
 """
@@ -40,16 +46,24 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPORA = {
     "statutes": "/work/shared/corpus/ko-statutes",
     "handbook-en": "/work/main/examples/corpus/en",
+    "agency": os.path.join(HERE, "corpora", "agency-ko"),
 }
 KIND_PREFIX = {"keyword": "kw", "paraphrase": "pa", "detail": "de", "typo": "ty",
                "spacing": "sp", "mixed": "mx", "unanswerable": "un"}
 # Held-out sets whose expected articles must not be targeted by any other set of the
 # same project (and whose queries must not appear in another set).
 DISJOINT_SETS = {"ko-statutes-holdout2", "handbook-en-holdout"}
+BASE_KINDS = ("keyword", "paraphrase", "detail", "unanswerable")
+# projects whose every document should be used by a set; dev/holdout pairs checked for overlap
+ALL_DOCS_PROJECTS = {"statutes", "agency"}
+# (dev set, held-out set, whether an article expected by both is a problem)
+DEV_HOLDOUT_PAIRS = [("ko-statutes-dev", "ko-statutes-holdout", False),
+                     ("agency-ko-dev", "agency-ko-holdout", True)]
 
 KO_HEAD = re.compile(r"^#####\s+(제\d+조(?:의\d+)?)\s*(?:\((.*)\))?\s*$")
 EN_ARTICLE = re.compile(r"^(Article\s+\d+)\s*(?:\((.*)\))?\s*$")
 MD_HEAD = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
+PLAIN_HEAD = re.compile(r"^(제\d+조(?:의\d+)?)(?:\s*\(([^()]*)\)\s*(.*)|\s+(삭제.*))$")
 DELETED = re.compile(r"^\s*(삭제\s*(<[^>]*>)?|\[?deleted\]?)\s*$", re.IGNORECASE)
 
 
@@ -60,6 +74,8 @@ def parse_document(path, project):
     in_front_matter = False
     with open(path, encoding="utf-8") as fh:
         lines = fh.read().split("\n")
+    if project == "agency":
+        return parse_plain(lines)
     for i, line in enumerate(lines):
         if i == 0 and line.strip() == "---":
             in_front_matter = True
@@ -95,6 +111,31 @@ def parse_document(path, project):
             articles[current]["body"].append(line.strip())
     for art in articles.values():
         art["body"] = "\n".join(art["body"])
+    return articles
+
+
+def parse_plain(lines):
+    """Plain-text rule book: title line, '제N조(제목) body' lines, '부칙' addenda."""
+    articles = {}
+    duplicates = []
+    current = None
+    for line in lines[1:]:
+        if line.startswith("부칙"):
+            break
+        m = PLAIN_HEAD.match(line)
+        if m:
+            current = m.group(1)
+            if current in articles:
+                duplicates.append(current)
+            rest = m.group(3) if m.group(4) is None else m.group(4)
+            articles[current] = {"title": m.group(2) or "", "body": [rest.strip()] if rest and rest.strip() else []}
+            continue
+        if current is not None and line.strip():
+            articles[current]["body"].append(line.strip())
+    for art in articles.values():
+        art["body"] = "\n".join(art["body"])
+    if duplicates:
+        articles["__duplicates__"] = {"title": "", "body": ", ".join(duplicates)}
     return articles
 
 
@@ -180,12 +221,18 @@ def check_file(path, show_body):
         if c.get("kind") == "search" and (c.get("project") or project) == project:
             for e in c.get("expect") or []:
                 labels.append((str(e.get("document")), str(e.get("article"))))
-    print(f"--- {name}: " + ", ".join(f"{k}={counts[k]}" for k in KIND_PREFIX if counts[k]))
+    print(f"--- {name}: " + ", ".join(f"{k}={counts[k]}" for k in KIND_PREFIX
+                                         if counts[k] or k in BASE_KINDS))
     print(f"--- {name}: documents as main answer: {len(docs_main)}; "
           f"documents in any expect entry: {len(docs_any)}")
     for doc, n in sorted(docs_main.items(), key=lambda x: -x[1]):
         print(f"      {n:3d}  {doc}")
-    if project == "statutes":
+    if project in ALL_DOCS_PROJECTS:
+        for d in sorted(glob.glob(CORPORA[project] + "/*.md")):
+            arts = load(project, os.path.basename(d)[:-3])
+            if arts and "__duplicates__" in arts:
+                problems.append(f"{os.path.basename(d)}: label heads two articles: "
+                                f"{arts['__duplicates__']['body']}")
         all_docs = {os.path.basename(p)[:-3] for p in glob.glob(CORPORA[project] + "/*.md")}
         missing = sorted(all_docs - docs_any)
         if missing:
@@ -193,6 +240,25 @@ def check_file(path, show_body):
     print()
     return problems, {"set": data.get("set"), "project": project, "labels": labels,
                       "queries": [q.get("query") for q in data.get("questions") or []]}
+
+
+def check_separation(dev, hold, strict):
+    """Identical queries are always a problem; shared articles only if strict."""
+    problems = []
+    if not (dev and hold):
+        return problems
+    same_q = set(dev["queries"]) & set(hold["queries"])
+    for q in sorted(same_q):
+        problems.append(f"query appears in both dev and holdout: {q}")
+    shared = sorted(set(dev["labels"]) & set(hold["labels"]))
+    print(f"=== {dev['set']}/{hold['set']}: {len(same_q)} identical queries; "
+          f"{len(shared)} expected articles shared")
+    for doc, art in shared:
+        print(f"      shared: {doc} {art}")
+        if strict:
+            problems.append(f"article expected in both {dev['set']} and {hold['set']}: {doc} {art}")
+    print()
+    return problems
 
 
 def main():
@@ -210,17 +276,8 @@ def main():
             infos.append(info)
     # dev / holdout separation
     by_set = {i["set"]: i for i in infos}
-    dev, hold = by_set.get("ko-statutes-dev"), by_set.get("ko-statutes-holdout")
-    if dev and hold:
-        same_q = set(dev["queries"]) & set(hold["queries"])
-        for q in sorted(same_q):
-            problems.append(f"query appears in both dev and holdout: {q}")
-        shared = sorted(set(dev["labels"]) & set(hold["labels"]))
-        print(f"=== dev/holdout: {len(same_q)} identical queries; "
-              f"{len(shared)} expected articles shared")
-        for doc, art in shared:
-            print(f"      shared: {doc} {art}")
-        print()
+    for dev_name, hold_name, strict in DEV_HOLDOUT_PAIRS:
+        problems += check_separation(by_set.get(dev_name), by_set.get(hold_name), strict)
     # held-out sets that must share no article and no query with any other set
     for held in infos:
         if held["set"] not in DISJOINT_SETS:
