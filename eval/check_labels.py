@@ -19,6 +19,7 @@ deadline, person or condition is really stated in the body).
 Corpus layout (read only):
   project statutes    -> /work/shared/corpus/ko-statutes/<document>.md
   project handbook-en -> /work/main/examples/corpus/en/<document>.md
+  project policies-en -> eval/corpora/policies-en/<document>.md (next to this script)
 
 Korean articles are headed '##### 제N조 (제목)' or '##### 제N조의M (제목)';
 the addenda ('## 부칙' and everything after it) are ignored.  English
@@ -40,12 +41,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPORA = {
     "statutes": "/work/shared/corpus/ko-statutes",
     "handbook-en": "/work/main/examples/corpus/en",
+    "policies-en": os.path.join(HERE, "corpora", "policies-en"),
 }
 KIND_PREFIX = {"keyword": "kw", "paraphrase": "pa", "detail": "de", "typo": "ty",
                "spacing": "sp", "mixed": "mx", "unanswerable": "un"}
 # Held-out sets whose expected articles must not be targeted by any other set of the
 # same project (and whose queries must not appear in another set).
-DISJOINT_SETS = {"ko-statutes-holdout2", "handbook-en-holdout"}
+DISJOINT_SETS = {"ko-statutes-holdout2", "handbook-en-holdout", "policies-en-holdout"}
 
 KO_HEAD = re.compile(r"^#####\s+(제\d+조(?:의\d+)?)\s*(?:\((.*)\))?\s*$")
 EN_ARTICLE = re.compile(r"^(Article\s+\d+)\s*(?:\((.*)\))?\s*$")
