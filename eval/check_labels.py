@@ -20,6 +20,7 @@ Corpus layout (read only):
   project statutes    -> /work/shared/corpus/ko-statutes/<document>.md
   project handbook-en -> /work/main/examples/corpus/en/<document>.md
   project agency      -> eval/corpora/agency-ko/<document>.md (next to this script)
+  project policies-en -> eval/corpora/policies-en/<document>.md (next to this script)
 
 Korean articles are headed '##### 제N조 (제목)' or '##### 제N조의M (제목)';
 the addenda ('## 부칙' and everything after it) are ignored.  English
@@ -47,12 +48,13 @@ CORPORA = {
     "statutes": "/work/shared/corpus/ko-statutes",
     "handbook-en": "/work/main/examples/corpus/en",
     "agency": os.path.join(HERE, "corpora", "agency-ko"),
+    "policies-en": os.path.join(HERE, "corpora", "policies-en"),
 }
 KIND_PREFIX = {"keyword": "kw", "paraphrase": "pa", "detail": "de", "typo": "ty",
                "spacing": "sp", "mixed": "mx", "unanswerable": "un"}
 # Held-out sets whose expected articles must not be targeted by any other set of the
 # same project (and whose queries must not appear in another set).
-DISJOINT_SETS = {"ko-statutes-holdout2", "handbook-en-holdout"}
+DISJOINT_SETS = {"ko-statutes-holdout2", "handbook-en-holdout", "policies-en-holdout"}
 BASE_KINDS = ("keyword", "paraphrase", "detail", "unanswerable")
 # projects whose every document should be used by a set; dev/holdout pairs checked for overlap
 ALL_DOCS_PROJECTS = {"statutes", "agency"}
