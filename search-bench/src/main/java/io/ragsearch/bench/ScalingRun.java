@@ -35,7 +35,7 @@ final class ScalingRun {
         ProjectIndex index = IndexBuilder.build(corpus, language, null, null);
         double build = (System.nanoTime() - t0) / 1e9;
         ProjectCatalog catalog = new ProjectCatalog();
-        catalog.put(new Project("scale", "", corpus, index, RetrievalMode.LEXICAL, "bench", new RelevanceGate(0.5), List.of(), null));
+        catalog.put(new Project("scale", "", corpus, index, RetrievalMode.LEXICAL, "bench", new RelevanceGate(0.5), List.of(), null, io.ragsearch.search.CosineEvidence.RAW));
         SearchService search = new SearchService(catalog, null, SearchLimits.DEFAULTS);
         for (String q : queries) {
             search.search("scale", q, 5); // warm

@@ -6,6 +6,7 @@ import io.ragsearch.index.Language;
 import io.ragsearch.index.ProjectIndex;
 import io.ragsearch.rerank.Reranker;
 import io.ragsearch.rerank.RerankerModel;
+import io.ragsearch.search.CosineEvidence;
 import io.ragsearch.search.Project;
 import io.ragsearch.search.ProjectSettings;
 import io.ragsearch.search.RetrievalMode;
@@ -67,7 +68,8 @@ public final class StoredProjectLoader {
         String description = !settings.description().isEmpty() ? settings.description() : stored.description();
         LOG.info("project {} from the database: corpus version {}, {} documents, {} articles, retrieval {} ({})", stored.name(),
                 stored.version(), corpus.documents().size(), corpus.articleCount(), mode.wireName(), reason);
+        CosineEvidence evidence = mode.usesVectors() ? CosineEvidence.forModel(embedder.get().name()) : CosineEvidence.RAW;
         return new Project(stored.name(), description, corpus, index, mode, reason,
-                settings.retrieval().gate(mode, reranker != null && reranker.trained()), stored.problems(), reranker);
+                settings.retrieval().gate(mode, reranker != null && reranker.trained(), evidence), stored.problems(), reranker, evidence);
     }
 }

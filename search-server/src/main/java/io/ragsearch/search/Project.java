@@ -7,12 +7,13 @@ import io.ragsearch.rerank.Reranker;
 import java.util.List;
 
 /**
- * A loaded project: its corpus, its index, and the retrieval mode in force. {@code modeReason}
+ * A loaded project: its corpus, its index, the retrieval mode in force, and how the embedding
+ * model's cosine reads as gate evidence. {@code modeReason}
  * says why, when AUTO chose (e.g. "vector leg off: the embedding model covers 3% of the words").
  */
 public record Project(String name, String description, Corpus corpus, ProjectIndex index,
                       RetrievalMode mode, String modeReason, RelevanceGate gate, List<String> loadProblems,
-                      Reranker reranker) {
+                      Reranker reranker, CosineEvidence cosineEvidence) {
 
     /** What reranking does for this project, in words for /info and list_projects. */
     public String rerankDescription() {
@@ -25,7 +26,7 @@ public record Project(String name, String description, Corpus corpus, ProjectInd
 
     /** The same project judged by another gate (eval's threshold sweep). */
     public Project withGate(RelevanceGate other) {
-        return new Project(name, description, corpus, index, mode, modeReason, other, loadProblems, reranker);
+        return new Project(name, description, corpus, index, mode, modeReason, other, loadProblems, reranker, cosineEvidence);
     }
 
     public Document document(String id) {

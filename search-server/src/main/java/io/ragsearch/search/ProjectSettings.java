@@ -37,8 +37,8 @@ public record ProjectSettings(String name, String description, Optional<Director
             return language.orElseGet(() -> Language.detect(corpus));
         }
 
-        public RelevanceGate gate(RetrievalMode chosen, boolean trainedReranker) {
-            return RelevanceGate.of(gateThreshold.isPresent() ? gateThreshold.getAsDouble() : null, chosen, trainedReranker);
+        public RelevanceGate gate(RetrievalMode chosen, boolean trainedReranker, CosineEvidence evidence) {
+            return RelevanceGate.of(gateThreshold.isPresent() ? gateThreshold.getAsDouble() : null, chosen, trainedReranker, evidence);
         }
     }
 

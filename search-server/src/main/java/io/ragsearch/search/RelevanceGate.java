@@ -13,7 +13,7 @@ public record RelevanceGate(double threshold) {
      * the answerable questions and refuses 80 % of the unanswerable ones (curve in docs/benchmarks.md).
      */
     public static final double LEXICAL_THRESHOLD = 0.45;
-    /** Hybrid evidence (the larger of coverage and cosine): 0.35 keeps 94 %, refuses 70 % on the English set. */
+    /** Hybrid evidence with MiniLM (the larger of coverage and cosine): 0.35 keeps 94 %, refuses 70 % on the English set. */
     public static final double HYBRID_THRESHOLD = 0.35;
     /** Cosine alone (MiniLM): 0.40 keeps 88 %, refuses 100 % on the English set. */
     public static final double VECTOR_THRESHOLD = 0.40;
@@ -26,10 +26,16 @@ public record RelevanceGate(double threshold) {
         }
     }
 
-    /** The default for a project: the evidence differs by retrieval mode, so does its threshold. */
-    public static RelevanceGate defaultFor(RetrievalMode mode, boolean trainedReranker) {
+    /** Calibrated cosine evidence (multilingual-e5): its midpoint is the point chosen on the dev sets. */
+    public static final double CALIBRATED_THRESHOLD = 0.5;
+
+    /** The default for a project: the evidence differs by retrieval mode and model, so does its threshold. */
+    public static RelevanceGate defaultFor(RetrievalMode mode, boolean trainedReranker, CosineEvidence evidence) {
         if (trainedReranker) {
             return new RelevanceGate(CROSS_ENCODER_THRESHOLD);
+        }
+        if (mode.usesVectors() && evidence.calibrated()) {
+            return new RelevanceGate(CALIBRATED_THRESHOLD);
         }
         return new RelevanceGate(switch (mode) {
             case LEXICAL, AUTO -> LEXICAL_THRESHOLD;
@@ -39,8 +45,8 @@ public record RelevanceGate(double threshold) {
     }
 
     /** The configured threshold, or the default for the mode. */
-    public static RelevanceGate of(Double configured, RetrievalMode mode, boolean trainedReranker) {
-        return configured != null ? new RelevanceGate(configured) : defaultFor(mode, trainedReranker);
+    public static RelevanceGate of(Double configured, RetrievalMode mode, boolean trainedReranker, CosineEvidence evidence) {
+        return configured != null ? new RelevanceGate(configured) : defaultFor(mode, trainedReranker, evidence);
     }
 
     public boolean admits(double score) {

@@ -13,12 +13,12 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The search pipeline: lexical and/or vector legs, reciprocal-rank fusion, then the relevance
- * gate over the top candidates.
+ * The search pipeline: lexical and/or vector legs, score fusion ({@link ScoreFusion}), then the
+ * relevance gate over the top candidates.
  *
  * <p>Relevance, the score the gate compares and the one returned, lies in [0, 1] whatever the
- * corpus: IDF-weighted query-term coverage for the lexical evidence, cosine similarity for the
- * vector evidence, and in hybrid mode the larger of the two. Raw BM25 and RRF scores depend on
+ * corpus: IDF-weighted query-term coverage for the lexical evidence, the model's cosine read as evidence
+ * ({@link CosineEvidence}) for the vector side, and in hybrid mode the larger of the two. Raw BM25 and fused scores depend on
  * corpus size and query length, so no single threshold could serve every project with them.
  */
 public final class SearchService {
@@ -55,19 +55,16 @@ public final class SearchService {
 
         QueryTerms terms = index.analyze(q);
         float[] queryVector = mode.usesVectors() ? embedder.get().embedQuery(q) : null;
-        List<List<RankedArticle>> legs = new ArrayList<>(2);
-        if (mode.usesLexical()) {
-            legs.add(index.lexical(terms, limits.legDepth()));
-        }
-        if (queryVector != null) {
-            legs.add(index.vector(queryVector, limits.legDepth()));
-        }
-        List<ReciprocalRankFusion.Fused> candidates =
-                ReciprocalRankFusion.fuse(legs, ReciprocalRankFusion.DEFAULT_K, limits.candidates());
+        List<RankedArticle> lexical = mode.usesLexical() ? index.lexical(terms, limits.legDepth()) : List.of();
+        List<RankedArticle> vector = queryVector != null ? index.vector(queryVector, limits.legDepth()) : List.of();
+        List<ScoreFusion.Fused> candidates = !mode.usesLexical() ? ScoreFusion.single(vector, limits.candidates())
+                : queryVector == null ? ScoreFusion.single(lexical, limits.candidates())
+                : ScoreFusion.fuse(lexical, vector, position -> index.cosine(queryVector, position), ScoreFusion.LEXICAL_WEIGHT,
+                        limits.candidates());
 
         double[] relevance = new double[candidates.size()];
         for (int i = 0; i < candidates.size(); i++) {
-            relevance[i] = relevance(mode, index, terms, queryVector, candidates.get(i).position());
+            relevance[i] = relevance(mode, project.cosineEvidence(), index, terms, queryVector, candidates.get(i).position());
         }
         List<Integer> order = rerank(project, q, candidates, relevance);
 
@@ -98,7 +95,7 @@ public final class SearchService {
      * under the rerank bound; its probability becomes the relevance and sets the order. The cost
      * stand-in is run the same way (its cost is real) but leaves order and relevance alone.
      */
-    private List<Integer> rerank(Project project, String query, List<ReciprocalRankFusion.Fused> candidates, double[] relevance) {
+    private List<Integer> rerank(Project project, String query, List<ScoreFusion.Fused> candidates, double[] relevance) {
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < candidates.size(); i++) {
             order.add(i);
@@ -120,10 +117,10 @@ public final class SearchService {
         return order;
     }
 
-    private static double relevance(RetrievalMode mode, ProjectIndex index, QueryTerms terms,
+    private static double relevance(RetrievalMode mode, CosineEvidence evidence, ProjectIndex index, QueryTerms terms,
                                     float[] queryVector, int position) {
         double lexical = mode.usesLexical() ? index.coverage(terms, position) : 0;
-        double vector = queryVector != null ? Math.max(0, index.cosine(queryVector, position)) : 0;
+        double vector = queryVector != null ? evidence.of(index.cosine(queryVector, position)) : 0;
         return Math.max(lexical, vector);
     }
 
