@@ -1,0 +1,48 @@
+package io.ragsearch.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ragsearch.contract.BuiltinModels;
+import org.junit.jupiter.api.Test;
+
+class CosineEvidenceTest {
+
+    @Test
+    void rawEvidenceIsTheCosineWithNegativesAtZero() {
+        assertFalse(CosineEvidence.RAW.calibrated());
+        assertEquals(0.42, CosineEvidence.RAW.of(0.42), 1e-12);
+        assertEquals(0.0, CosineEvidence.RAW.of(-0.3), 1e-12);
+    }
+
+    @Test
+    void e5EvidenceIsOneHalfAtTheMidpointAndSeparatesTheNarrowBandE5Uses() {
+        CosineEvidence e5 = CosineEvidence.E5;
+        assertTrue(e5.calibrated());
+        assertEquals(0.5, e5.of(e5.midpoint()), 1e-12);
+        // e5 puts unrelated pairs near 0.78 and related ones above 0.88: evidence must tell them apart.
+        assertTrue(e5.of(0.78) < 0.05, "unrelated: " + e5.of(0.78));
+        assertTrue(e5.of(0.89) > 0.85, "related: " + e5.of(0.89));
+        assertTrue(e5.of(0.84) < e5.of(0.85));
+    }
+
+    @Test
+    void theModelNameChoosesTheReading() {
+        assertSame(CosineEvidence.E5, CosineEvidence.forModel(BuiltinModels.EMBEDDING_E5));
+        assertSame(CosineEvidence.RAW, CosineEvidence.forModel("all-minilm-l6-v2"));
+        assertSame(CosineEvidence.RAW, CosineEvidence.forModel("my-own-model"));
+    }
+
+    @Test
+    void theGateUsesTheCalibratedThresholdOnlyWhenVectorsGiveCalibratedEvidence() {
+        assertEquals(RelevanceGate.CALIBRATED_THRESHOLD,
+                RelevanceGate.defaultFor(RetrievalMode.HYBRID, false, CosineEvidence.E5).threshold());
+        assertEquals(RelevanceGate.HYBRID_THRESHOLD,
+                RelevanceGate.defaultFor(RetrievalMode.HYBRID, false, CosineEvidence.RAW).threshold());
+        assertEquals(RelevanceGate.LEXICAL_THRESHOLD,
+                RelevanceGate.defaultFor(RetrievalMode.LEXICAL, false, CosineEvidence.E5).threshold());
+        assertEquals(0.7, RelevanceGate.of(0.7, RetrievalMode.HYBRID, false, CosineEvidence.E5).threshold());
+    }
+}

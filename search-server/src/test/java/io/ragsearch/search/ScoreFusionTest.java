@@ -1,0 +1,70 @@
+package io.ragsearch.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ragsearch.index.RankedArticle;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ScoreFusionTest {
+
+    private static RankedArticle at(int position, double score) {
+        return new RankedArticle(position, (float) score);
+    }
+
+    private static List<Integer> positions(List<ScoreFusion.Fused> fused) {
+        return fused.stream().map(ScoreFusion.Fused::position).toList();
+    }
+
+    @Test
+    void aVectorCandidateThatStandsFarAboveTheRestOutweighsAFlatLexicalLeg() {
+        // Lexical: 1 and 2 nearly tied; vectors: 2 far ahead. Rank fusion would keep 1 first (first in lexical).
+        List<RankedArticle> lexical = List.of(at(1, 10.0), at(2, 9.9), at(3, 2.0));
+        Map<Integer, Double> cosine = Map.of(1, 0.80, 2, 0.95, 3, 0.79);
+        List<RankedArticle> vector = List.of(at(2, 0.95), at(1, 0.80), at(3, 0.79));
+        List<ScoreFusion.Fused> fused = ScoreFusion.fuse(lexical, vector, cosine::get, 0.3, 10);
+        assertEquals(List.of(2, 1, 3), positions(fused));
+        // 2: 0.3 * (9.9 - 2) / 8 + 0.7 * 1
+        assertEquals(0.3 * 7.9 / 8 + 0.7, fused.get(0).score(), 1e-6);
+    }
+
+    @Test
+    void aLexicalCandidateTheVectorLegMissedIsScaledByItsOwnCosine() {
+        List<RankedArticle> lexical = List.of(at(5, 4.0), at(6, 1.0));
+        List<RankedArticle> vector = List.of(at(7, 0.90), at(6, 0.70));
+        Map<Integer, Double> cosine = Map.of(5, 0.80, 6, 0.70, 7, 0.90);
+        List<ScoreFusion.Fused> fused = ScoreFusion.fuse(lexical, vector, cosine::get, 0.3, 10);
+        // 5: 0.3 * 1 + 0.7 * (0.80 - 0.70) / 0.20 = 0.65; 7: 0.7; 6: 0
+        assertEquals(List.of(7, 5, 6), positions(fused));
+        assertEquals(0.65, fused.get(1).score(), 1e-6);
+        assertEquals(0.0, fused.get(2).score(), 1e-6);
+    }
+
+    @Test
+    void theLexicalWeightDecidesBetweenLegsThatDisagree() {
+        List<RankedArticle> lexical = List.of(at(1, 3.0), at(2, 1.0));
+        List<RankedArticle> vector = List.of(at(2, 0.9), at(1, 0.5));
+        Map<Integer, Double> cosine = Map.of(1, 0.5, 2, 0.9);
+        assertEquals(List.of(1, 2), positions(ScoreFusion.fuse(lexical, vector, cosine::get, 0.8, 10)));
+        assertEquals(List.of(2, 1), positions(ScoreFusion.fuse(lexical, vector, cosine::get, 0.2, 10)));
+    }
+
+    @Test
+    void aLegOfEqualScoresCountsEveryMemberFullyAndTheLimitCuts() {
+        List<RankedArticle> lexical = List.of(at(1, 2.0), at(2, 2.0));
+        Map<Integer, Double> cosine = Map.of(1, 0.6, 2, 0.9, 3, 0.3);
+        List<RankedArticle> vector = List.of(at(2, 0.9), at(1, 0.6), at(3, 0.3));
+        List<ScoreFusion.Fused> fused = ScoreFusion.fuse(lexical, vector, cosine::get, 0.3, 2);
+        assertEquals(List.of(2, 1), positions(fused));
+        assertEquals(1.0, fused.get(0).score(), 1e-6);
+    }
+
+    @Test
+    void oneLegKeepsItsOwnOrderAndScores() {
+        List<ScoreFusion.Fused> single = ScoreFusion.single(List.of(at(4, 7.0), at(2, 5.0), at(8, 1.0)), 2);
+        assertEquals(List.of(4, 2), positions(single));
+        assertEquals(5.0, single.get(1).score(), 1e-6);
+        assertEquals(List.of(), ScoreFusion.fuse(List.of(), List.of(), p -> 0, 0.3, 5));
+    }
+}
