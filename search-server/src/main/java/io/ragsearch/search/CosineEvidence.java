@@ -1,6 +1,6 @@
 package io.ragsearch.search;
 
-import io.ragsearch.contract.BuiltinModels;
+import io.ragsearch.embed.ModelFiles;
 
 /**
  * How an embedding model's cosine similarity reads as evidence in [0, 1] for the relevance gate.
@@ -24,7 +24,7 @@ public record CosineEvidence(double midpoint, double width) {
     public static final CosineEvidence E5 = new CosineEvidence(0.845, 0.02);
 
     public static CosineEvidence forModel(String name) {
-        return BuiltinModels.EMBEDDING_E5.equals(name) ? E5 : RAW;
+        return ModelFiles.BUILTIN_E5.equals(name) ? E5 : RAW;
     }
 
     public boolean calibrated() {
