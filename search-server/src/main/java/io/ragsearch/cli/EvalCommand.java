@@ -2,6 +2,7 @@ package io.ragsearch.cli;
 
 import io.ragsearch.contract.Environment;
 import io.ragsearch.eval.Bm25Baseline;
+import io.ragsearch.eval.FusionBaseline;
 import io.ragsearch.eval.EvalException;
 import io.ragsearch.eval.EvalReport;
 import io.ragsearch.eval.EvalRun;
@@ -50,7 +51,7 @@ public class EvalCommand implements Callable<Integer> {
             description = "Ask a running server through MCP instead (e.g. http://127.0.0.1:8080/mcp); token from $RAGSEARCH_AUTH_TOKEN.")
     String url;
 
-    @Option(names = "--baseline", description = "Also run the plain Lucene BM25 baseline on the same projects (in process only).")
+    @Option(names = "--baseline", description = "Also run the plain baselines on the same projects (in process only): Lucene BM25, and where a project has vectors, BM25 and its vectors merged by reciprocal-rank fusion.")
     boolean baseline;
 
     @Option(names = "--json", description = "Print the figures as JSON.")
@@ -184,7 +185,11 @@ public class EvalCommand implements Callable<Integer> {
         }
         out.add(new InProcessBackend(search));
         if (baseline) {
-            out.add(new Bm25Baseline(catalog.all()));
+            Bm25Baseline bm25 = new Bm25Baseline(catalog.all());
+            out.add(bm25);
+            if (FusionBaseline.applies(catalog)) {
+                out.add(new FusionBaseline(bm25, search, catalog));
+            }
         }
         return out;
     }

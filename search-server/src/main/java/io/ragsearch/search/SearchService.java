@@ -46,6 +46,14 @@ public final class SearchService {
         return limits;
     }
 
+    /** The query's vector as the project's vector leg would embed it; empty when the project runs without vectors. */
+    public java.util.Optional<float[]> queryVector(String projectName, String query) {
+        Project project = catalog.get(projectName);
+        return project.mode().usesVectors() && project.index().hasVectors()
+                ? java.util.Optional.of(embedder.get().embedQuery(validateQuery(query)))
+                : java.util.Optional.empty();
+    }
+
     public SearchResponse search(String projectName, String query, Integer topK) {
         Project project = catalog.get(projectName);
         String q = validateQuery(query);
