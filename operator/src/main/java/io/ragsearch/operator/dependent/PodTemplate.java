@@ -54,6 +54,11 @@ final class PodTemplate {
         volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity(spec.tmpSize()))
                 .endEmptyDir().build());
         mounts.add(mount("tmp", "/tmp", false, null));
+        if (s.vectorCache != null) {
+            volumes.add(new VolumeBuilder().withName("vector-cache").withNewPersistentVolumeClaim()
+                    .withClaimName(s.vectorCache.claimName).endPersistentVolumeClaim().build());
+            mounts.add(mount("vector-cache", Names.VECTOR_CACHE_DIR, false, emptyToNull(s.vectorCache.path)));
+        }
         for (Project p : s.projects) {
             if (p.source.configMap != null) {
                 String volume = Names.corpusVolume(p.name);
@@ -144,6 +149,8 @@ final class PodTemplate {
             env.add(plain(Environment.MODEL_DIR, Names.MODEL_DIR));
         }
         RagSearchSpec s = spec.spec();
+        // Embedding a corpus is the slow part of a start: vectors outlive the process at least, the pod with a claim.
+        env.add(plain(Environment.VECTOR_CACHE, s.vectorCache != null ? Names.VECTOR_CACHE_DIR : Names.VECTOR_CACHE_IN_TMP));
         if (s.database != null) {
             String secret = s.database.secretRef.name;
             env.add(fromSecret(Environment.DB_URL, secret, Database.URL_KEY));

@@ -67,4 +67,10 @@ public class RagSearchSpec {
     @JsonPropertyDescription("Verify a new version (image, models, gate, projects, resources) with a checks file before it "
             + "serves: a candidate pod next to the running ones, promoted only on a pass.")
     public Verification verification;
+
+    @JsonPropertyDescription("Keeps passage vectors of directory and ConfigMap projects on this claim (ReadWriteMany for "
+            + "several replicas), so a new pod embeds only what changed. Without it each pod keeps them in its /tmp volume: "
+            + "a restarted container reuses them, a new pod embeds its corpus once at start. Database projects read the "
+            + "vectors stored by ingest and need no cache.")
+    public PvcModel vectorCache;
 }

@@ -41,6 +41,9 @@ public final class Names {
     public static final String CONFIG_FILE = "config.yaml";
     public static final String MODEL_DIR = "/models";
     public static final String CORPUS_DIR = "/corpus";
+    /** Passage vectors kept between starts: a claim's mount when spec.vectorCache names one, else inside /tmp. */
+    public static final String VECTOR_CACHE_DIR = "/var/cache/ragsearch/vectors";
+    public static final String VECTOR_CACHE_IN_TMP = "/tmp/ragsearch-vectors";
     public static final String SERVER_CONTAINER = "search-server";
 
     private Names() {

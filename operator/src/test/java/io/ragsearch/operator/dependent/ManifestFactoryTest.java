@@ -69,6 +69,26 @@ class ManifestFactoryTest {
     }
 
     @Test
+    void passageVectorsAreKeptInTmpOrOnTheNamedClaim() {
+        PodSpec plain = ManifestFactory.build(check(base()), 1, "key").deployment().getSpec().getTemplate().getSpec();
+        assertEquals("/tmp/ragsearch-vectors", env(server(plain), "RAGSEARCH_VECTOR_CACHE").getValue(),
+                "inside the /tmp emptyDir: a restarted container reuses them");
+        assertTrue(plain.getVolumes().stream().noneMatch(v -> v.getName().equals("vector-cache")));
+
+        RagSearch r = base();
+        r.getSpec().vectorCache = new PvcModel();
+        r.getSpec().vectorCache.claimName = "search-vectors";
+        r.getSpec().vectorCache.path = "team-a";
+        PodSpec pod = ManifestFactory.build(check(r), 1, "key").deployment().getSpec().getTemplate().getSpec();
+        assertEquals("search-vectors", volume(pod, "vector-cache").getPersistentVolumeClaim().getClaimName());
+        VolumeMount m = mount(server(pod), "vector-cache");
+        assertEquals("/var/cache/ragsearch/vectors", m.getMountPath());
+        assertEquals("team-a", m.getSubPath());
+        assertEquals(Boolean.FALSE, m.getReadOnly(), "the pods write what they embed");
+        assertEquals("/var/cache/ragsearch/vectors", env(server(pod), "RAGSEARCH_VECTOR_CACHE").getValue());
+    }
+
+    @Test
     void secretsReachThePodAsReferencesNeverAsValues() {
         RagSearch r = base();
         r.getSpec().database = new Database();
