@@ -28,7 +28,8 @@ final class EvalSets {
         ServerSettings config = new ServerSettings(null, null, null, null, List.of(new ServerSettings.Project(name, "",
                 new ServerSettings.Source(directory.toAbsolutePath().toString(), null, null), null, null, null, null, null)));
         ProjectCatalog catalog = new ProjectCatalog();
-        SearchService search = OfflineProjects.load(config, Map.of(), catalog);
+        // The environment as the server sees it: the built-in multilingual model and the vector cache are found as `serve` finds them.
+        SearchService search = OfflineProjects.load(config, System.getenv(), catalog);
         return new Loaded(catalog, search);
     }
 
