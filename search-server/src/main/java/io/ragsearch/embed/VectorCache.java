@@ -74,6 +74,10 @@ public final class VectorCache {
                 missing.add(i);
             }
         }
+        if (!missing.isEmpty() && Files.isDirectory(file.getParent())) {
+            // The same texts under another project name (a second project over one corpus, a renamed one) are the same vectors.
+            missing = fromSiblings(file, embedder.dimension(), hashes, out, missing);
+        }
         if (!missing.isEmpty()) {
             float[][] fresh = embedder.embedPassages(missing.stream().map(texts::get).toList());
             for (int j = 0; j < fresh.length; j++) {
@@ -85,6 +89,34 @@ public final class VectorCache {
             write(file, hashes, out, embedder.dimension());
         }
         return new Outcome(out, texts.size() - missing.size(), missing.size());
+    }
+
+    /** Fills what other projects' files of the same embedder hold; returns the positions still missing. */
+    private static List<Integer> fromSiblings(Path file, int dimension, List<Hash> hashes, float[][] out, List<Integer> missing) {
+        List<Path> siblings;
+        try (var listing = Files.list(file.getParent())) {
+            siblings = listing.filter(p -> p.getFileName().toString().endsWith(".vec") && !p.equals(file)).sorted().toList();
+        } catch (IOException e) {
+            return missing;
+        }
+        List<Integer> still = missing;
+        for (Path sibling : siblings) {
+            if (still.isEmpty()) {
+                break;
+            }
+            Map<Hash, float[]> other = read(sibling, dimension);
+            List<Integer> next = new ArrayList<>();
+            for (int i : still) {
+                float[] v = other.get(hashes.get(i));
+                if (v != null) {
+                    out[i] = v;
+                } else {
+                    next.add(i);
+                }
+            }
+            still = next;
+        }
+        return still;
     }
 
     Path fileFor(String embedderDigest, String project) {

@@ -59,10 +59,14 @@ class VectorCacheTest {
     }
 
     @Test
-    void projectsAndModelsKeepApartFiles() {
+    void projectsKeepApartFilesAndReuseEachOthersVectors() {
         VectorCache cache = new VectorCache(root);
-        cache.passages(embedder, "handbook", TEXTS);
-        assertEquals(3, cache.passages(embedder, "another", TEXTS).embedded());
+        cache.passages(embedder, "handbook", TEXTS.subList(0, 2));
+        VectorCache.Outcome other = cache.passages(embedder, "another", TEXTS);
+        assertEquals(1, other.embedded(), "two texts were embedded for the first project already");
+        assertEquals(2, other.reused());
+        assertTrue(Files.isRegularFile(cache.fileFor(embedder.digest(), "another")));
+        assertEquals(2, cache.passages(embedder, "handbook", TEXTS.subList(0, 2)).reused());
         assertNotEquals(cache.fileFor("sha256:aaa", "handbook"), cache.fileFor("sha256:bbb", "handbook"));
         assertNotEquals(cache.fileFor("sha256:aaa", "handbook"), cache.fileFor("sha256:aaa", "another"));
     }
