@@ -23,6 +23,15 @@ final class EvalSets {
         return p;
     }
 
+    /** A corpus kept beside the question sets (eval/corpora/NAME). */
+    static Path corpus(String name) {
+        Path p = Path.of(System.getProperty("user.dir")).resolve("../eval/corpora").resolve(name).normalize();
+        if (!Files.isDirectory(p)) {
+            throw new AssertionError("corpus missing: " + p);
+        }
+        return p;
+    }
+
     /** One project with every setting at its default, as {@code serve --project NAME=DIR} loads it. */
     static Loaded load(String name, Path directory) throws Exception {
         ServerSettings config = new ServerSettings(null, null, null, null, List.of(new ServerSettings.Project(name, "",
