@@ -1,5 +1,6 @@
 package io.ragsearch.bench;
 
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.contract.BuiltinModels;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Corpus;
@@ -93,24 +94,35 @@ public final class EmbeddingBench implements Callable<Integer> {
             files.digest(); // hashed before the first reading: the digest's buffer is not the model's memory
             System.gc();
             long before = ProcessMemory.residentBytes();
-            // The server's own path: TextEmbedder.load through the registry with the settings serve uses.
-            TextEmbedder server = TextEmbedder.load(registry, files, new SessionSettings(machine.cores(), SessionSettings.DEFAULT_ARENA),
-                    model.settings());
+            // The server's own path, step by step as EmbeddingModelHolder takes it: the tokenizer alone
+            // (enough to judge a corpus for AUTO retrieval), then the registry's session, then
+            // TextEmbedder.load (its own tokenizer and one probe run), the first tokenizer closed.
+            long l0 = System.nanoTime();
+            HuggingFaceTokenizer judging = TextEmbedder.loadTokenizer(files, model.settings());
+            long tokenizerLoaded = ProcessMemory.residentBytes();
+            SessionSettings serving = new SessionSettings(machine.cores(), SessionSettings.DEFAULT_ARENA);
+            registry.load(files, serving);
+            long sessionLoaded = ProcessMemory.residentBytes();
+            TextEmbedder server = TextEmbedder.load(registry, files, serving, model.settings());
+            judging.close();
             long loaded = ProcessMemory.residentBytes();
-            err.printf(Locale.ROOT, "embedding: %s loaded, RSS %d → %d MiB; %d passages%n", server.name(), before >> 20, loaded >> 20,
-                    texts.size());
+            EmbeddingReport.Memory memory = new EmbeddingReport.Memory(before, tokenizerLoaded, sessionLoaded, loaded);
+            err.printf(Locale.ROOT, "embedding: %s loaded in %.1f s, RSS %d → %d → %d → %d MiB; %d passages%n", server.name(),
+                    (System.nanoTime() - l0) / 1e9, before >> 20, tokenizerLoaded >> 20, sessionLoaded >> 20, loaded >> 20, texts.size());
+
+            // What the loader does with a project's articles: all of them through embedPassages at once.
+            long p0 = System.nanoTime();
+            float[][] passageVectors = server.embedPassages(texts);
+            long afterPassages = ProcessMemory.residentBytes();
+            err.printf(Locale.ROOT, "embedding: %d passages embedded as the loader does in %.1f s, RSS %d MiB%n", texts.size(),
+                    (System.nanoTime() - p0) / 1e9, afterPassages >> 20);
 
             List<EmbeddingReport.Throughput> throughput = new ArrayList<>();
-            float[][] passageVectors = null;
-            long afterPassages = 0;
             for (int threads : threadCounts) {
                 TextEmbedder embedder = threads == machine.cores() ? server
                         : TextEmbedder.load(registry, files, new SessionSettings(threads, SessionSettings.DEFAULT_ARENA), model.settings());
                 Measured m = measure(embedder, files.modelPath(), threads, texts);
-                if (embedder == server) {
-                    passageVectors = m.serverVectors();
-                    afterPassages = m.rssAfterServer();
-                } else {
+                if (embedder != server) {
                     embedder.close();
                 }
                 err.printf(Locale.ROOT, "embedding: %d threads: server %.1f passages/s, raw %.1f, min cosine %.6f%n", threads,
@@ -122,7 +134,7 @@ public final class EmbeddingBench implements Callable<Integer> {
             EmbeddingReport.Latency queryEmbedding = queryEmbedding(server, queryTexts);
             EmbeddingReport.Latency[] search = searchLatency(server, corpus, passageVectors, queryTexts);
             EmbeddingReport report = new EmbeddingReport(commandText(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
-                    machine, server.name(), texts.size(), queryTexts.size(), new EmbeddingReport.Memory(before, loaded, afterPassages),
+                    machine, server.name(), texts.size(), queryTexts.size(), memory.withPassages(afterPassages),
                     throughput, queryEmbedding, search[0], search[1]);
             server.close();
             out.print(report.markdown());
@@ -136,13 +148,16 @@ public final class EmbeddingBench implements Callable<Integer> {
         }
     }
 
-    private record Measured(EmbeddingReport.Throughput row, float[][] serverVectors, long rssAfterServer) {
+    private record Measured(EmbeddingReport.Throughput row) {
     }
 
     /**
-     * The same passages both ways at one thread count. Each path first embeds the shortest
-     * passage alone (a session's first run pays one-off set-up), then is timed over all passages.
-     * The raw path gets the tokens ready-made: its time is the model and the pooling alone.
+     * The same passages both ways at one thread count, batch by batch in turn (which path goes
+     * first alternates), so that both see the same moments of a shared machine. Each path first
+     * embeds the shortest passage alone (a session's first run pays one-off set-up). The server
+     * path gets each batch's texts (TextEmbedder.embedPassages forms the same batch of them and
+     * tokenizes it itself); the raw path gets the tokens ready-made: its time is the model and
+     * the pooling alone.
      */
     private static Measured measure(TextEmbedder embedder, Path modelFile, int threads, List<String> texts) throws Exception {
         long t0 = System.nanoTime();
@@ -154,19 +169,32 @@ public final class EmbeddingBench implements Callable<Integer> {
         RawEmbeddingRun.TokenBatch warmUp = RawEmbeddingRun.tokenize(embedder.tokenizer(), List.of(texts.get(shortest)),
                 embedder.settings().passagePrefix()).get(0);
 
-        embedder.embedPassages(List.of(texts.get(shortest)));
-        long s0 = System.nanoTime();
-        float[][] served = embedder.embedPassages(texts);
-        double serverSeconds = (System.nanoTime() - s0) / 1e9;
-        long rss = ProcessMemory.residentBytes();
-
-        float[][] raw;
-        double rawSeconds;
+        float[][] served = new float[texts.size()][];
+        float[][] raw = new float[texts.size()][];
+        long serverNanos = 0;
+        long rawNanos = 0;
         try (RawEmbeddingRun run = new RawEmbeddingRun(modelFile, threads, embedder.output())) {
+            embedder.embedPassages(List.of(texts.get(shortest)));
             run.run(warmUp);
-            long r0 = System.nanoTime();
-            raw = run.embed(batches, texts.size());
-            rawSeconds = (System.nanoTime() - r0) / 1e9;
+            for (int i = 0; i < batches.size(); i++) {
+                RawEmbeddingRun.TokenBatch b = batches.get(i);
+                List<String> batchTexts = java.util.Arrays.stream(b.passages()).mapToObj(texts::get).toList();
+                for (int turn = 0; turn < 2; turn++) {
+                    long s0 = System.nanoTime();
+                    boolean server = (turn == 0) == (i % 2 == 0);
+                    float[][] vectors = server ? embedder.embedPassages(batchTexts) : run.run(b);
+                    long spent = System.nanoTime() - s0;
+                    float[][] into = server ? served : raw;
+                    for (int r = 0; r < b.rows(); r++) {
+                        into[b.passages()[r]] = vectors[r];
+                    }
+                    if (server) {
+                        serverNanos += spent;
+                    } else {
+                        rawNanos += spent;
+                    }
+                }
+            }
         }
         double minCosine = 1;
         double maxAbsDiff = 0;
@@ -182,8 +210,8 @@ public final class EmbeddingBench implements Callable<Integer> {
             }
             minCosine = Math.min(minCosine, dot / Math.sqrt(na * nb));
         }
-        return new Measured(new EmbeddingReport.Throughput(threads, texts.size(), tokens, tokenizeSeconds, serverSeconds, rawSeconds,
-                minCosine, maxAbsDiff), served, rss);
+        return new Measured(new EmbeddingReport.Throughput(threads, texts.size(), tokens, tokenizeSeconds, serverNanos / 1e9,
+                rawNanos / 1e9, minCosine, maxAbsDiff));
     }
 
     /** One query at a time through embedQuery, after a few warm-up queries. */

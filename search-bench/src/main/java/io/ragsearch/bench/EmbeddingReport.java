@@ -11,8 +11,20 @@ record EmbeddingReport(String command, String when, Machine machine, String mode
     /** Lowest cosine between the server's and the raw path's vector of the same passage that counts as the same vector. */
     static final double MIN_AGREEMENT = 0.9999;
 
-    /** Process RSS: before the model, after loading it, after embedding the passages with it. */
-    record Memory(long beforeBytes, long loadedBytes, long afterPassagesBytes) {
+    /**
+     * Process RSS along the server's loading path: before the model, after its tokenizer alone,
+     * after the registry's ONNX session, after TextEmbedder.load (its own tokenizer and a probe
+     * run; the first tokenizer closed), after embedding the passages.
+     */
+    record Memory(long beforeBytes, long tokenizerBytes, long sessionBytes, long loadedBytes, long afterPassagesBytes) {
+        Memory(long beforeBytes, long tokenizerBytes, long sessionBytes, long loadedBytes) {
+            this(beforeBytes, tokenizerBytes, sessionBytes, loadedBytes, 0);
+        }
+
+        Memory withPassages(long rss) {
+            return new Memory(beforeBytes, tokenizerBytes, sessionBytes, loadedBytes, rss);
+        }
+
         long modelBytes() {
             return loadedBytes - beforeBytes;
         }
@@ -69,8 +81,13 @@ record EmbeddingReport(String command, String when, Machine machine, String mode
         md.append(String.format(Locale.ROOT, "Model %s; %d live articles embedded as passages; %d queries.%n%n", model, articles, queries));
         md.append("| figure | value |\n|---|---|\n");
         row(md, "RSS before the model (MiB)", mib(memory.beforeBytes()));
-        row(md, "model resident: RSS after load − before (MiB)", mib(memory.modelBytes()));
-        row(md, "arena growth: RSS after embedding the passages − after load (MiB)", mib(memory.passagesBytes()));
+        row(md, "model resident: RSS after loading − before (MiB)", mib(memory.modelBytes()));
+        row(md, "tokenizer alone: RSS after loading it − before (MiB)", mib(memory.tokenizerBytes() - memory.beforeBytes()));
+        row(md, "ONNX session: RSS after the registry's load − after the tokenizer (MiB)",
+                mib(memory.sessionBytes() - memory.tokenizerBytes()));
+        row(md, "TextEmbedder.load on that session (own tokenizer, probe run; first tokenizer closed) (MiB)",
+                mib(memory.loadedBytes() - memory.sessionBytes()));
+        row(md, "RSS growth from embedding the passages (arena, buffers) (MiB)", mib(memory.passagesBytes()));
         for (Throughput t : throughput) {
             String at = " at " + t.threads() + (t.threads() == 1 ? " thread" : " threads");
             row(md, "passages/s server" + at, f1(t.serverPassagesPerSecond()));
