@@ -131,11 +131,10 @@ public final class EmbeddingBench implements Callable<Integer> {
             }
             throughput.sort(java.util.Comparator.comparingInt(EmbeddingReport.Throughput::threads));
 
-            EmbeddingReport.Latency queryEmbedding = queryEmbedding(server, queryTexts);
-            EmbeddingReport.Latency[] search = searchLatency(server, corpus, passageVectors, queryTexts);
+            EmbeddingReport.Latency[] latency = latency(server, corpus, passageVectors, queryTexts);
             EmbeddingReport report = new EmbeddingReport(commandText(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                     machine, server.name(), texts.size(), queryTexts.size(), memory.withPassages(afterPassages),
-                    throughput, queryEmbedding, search[0], search[1]);
+                    throughput, latency[0], latency[1], latency[2]);
             server.close();
             out.print(report.markdown());
             out.flush();
@@ -214,26 +213,13 @@ public final class EmbeddingBench implements Callable<Integer> {
                 rawNanos / 1e9, minCosine, maxAbsDiff));
     }
 
-    /** One query at a time through embedQuery, after a few warm-up queries. */
-    private static EmbeddingReport.Latency queryEmbedding(TextEmbedder embedder, List<String> queries) {
-        for (String q : queries.subList(0, Math.min(10, queries.size()))) {
-            embedder.embedQuery(q);
-        }
-        List<Double> ms = new ArrayList<>();
-        for (String q : queries) {
-            long t0 = System.nanoTime();
-            embedder.embedQuery(q);
-            ms.add((System.nanoTime() - t0) / 1e6);
-        }
-        return EmbeddingReport.Latency.of(ms);
-    }
-
     /**
-     * Full searches through SearchService on the same articles twice over: a hybrid project
-     * (the passage vectors just measured, as the loader would have computed them) and a
-     * lexical-only one, each query run on both in turn, after a warm-up round.
+     * Query-embedding latency (embedQuery alone) and full searches through SearchService on the
+     * same articles twice over: a hybrid project (the passage vectors the loader's pass just
+     * made) and a lexical-only one. Each query is embedded, then searched on both, one call at a
+     * time, so the three figures share the moments of a shared machine; after a warm-up round.
      */
-    private static EmbeddingReport.Latency[] searchLatency(TextEmbedder embedder, Corpus corpus, float[][] vectors,
+    private static EmbeddingReport.Latency[] latency(TextEmbedder embedder, Corpus corpus, float[][] vectors,
                                                          List<String> queries) throws Exception {
         Language language = ProjectSettings.Retrieval.DEFAULTS.languageFor(corpus);
         CosineEvidence evidence = CosineEvidence.forModel(embedder.name());
@@ -246,21 +232,27 @@ public final class EmbeddingBench implements Callable<Integer> {
                     .gate(RetrievalMode.LEXICAL, false, CosineEvidence.RAW), List.of(), null, CosineEvidence.RAW));
             SearchService search = new SearchService(catalog, embedder, SearchLimits.DEFAULTS);
             for (String q : queries.subList(0, Math.min(10, queries.size()))) {
+                embedder.embedQuery(q);
                 search.search("hybrid", q, null);
                 search.search("lexical", q, null);
             }
+            List<Double> embedding = new ArrayList<>();
             List<Double> hybrid = new ArrayList<>();
             List<Double> lexical = new ArrayList<>();
             for (String q : queries) {
                 long t0 = System.nanoTime();
-                search.search("hybrid", q, null);
+                embedder.embedQuery(q);
                 long t1 = System.nanoTime();
-                search.search("lexical", q, null);
+                search.search("hybrid", q, null);
                 long t2 = System.nanoTime();
-                hybrid.add((t1 - t0) / 1e6);
-                lexical.add((t2 - t1) / 1e6);
+                search.search("lexical", q, null);
+                long t3 = System.nanoTime();
+                embedding.add((t1 - t0) / 1e6);
+                hybrid.add((t2 - t1) / 1e6);
+                lexical.add((t3 - t2) / 1e6);
             }
-            return new EmbeddingReport.Latency[] {EmbeddingReport.Latency.of(hybrid), EmbeddingReport.Latency.of(lexical)};
+            return new EmbeddingReport.Latency[] {EmbeddingReport.Latency.of(embedding), EmbeddingReport.Latency.of(hybrid),
+                    EmbeddingReport.Latency.of(lexical)};
         }
     }
 
