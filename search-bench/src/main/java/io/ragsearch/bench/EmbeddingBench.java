@@ -1,0 +1,313 @@
+package io.ragsearch.bench;
+
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import io.ragsearch.contract.BuiltinModels;
+import io.ragsearch.corpus.Article;
+import io.ragsearch.corpus.Corpus;
+import io.ragsearch.corpus.CorpusLoader;
+import io.ragsearch.corpus.Document;
+import io.ragsearch.embed.BuiltinModelHome;
+import io.ragsearch.embed.EmbeddingModel;
+import io.ragsearch.embed.ModelFiles;
+import io.ragsearch.embed.ModelRegistry;
+import io.ragsearch.embed.SessionSettings;
+import io.ragsearch.embed.TextEmbedder;
+import io.ragsearch.eval.Question;
+import io.ragsearch.eval.QuestionFile;
+import io.ragsearch.index.IndexBuilder;
+import io.ragsearch.index.Language;
+import io.ragsearch.index.ProjectIndex;
+import io.ragsearch.metrics.ProcessMemory;
+import io.ragsearch.search.CosineEvidence;
+import io.ragsearch.search.Project;
+import io.ragsearch.search.ProjectCatalog;
+import io.ragsearch.search.ProjectSettings;
+import io.ragsearch.search.RetrievalMode;
+import io.ragsearch.search.SearchLimits;
+import io.ragsearch.search.SearchService;
+import io.ragsearch.server.SettingsResolver;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The built-in multilingual embedding model's costs, measured in this process: its resident
+ * memory, passage throughput through the server's TextEmbedder beside ONNX Runtime run bare on
+ * the same token batches (and a check that both give the same vectors), query-embedding latency,
+ * and search latency with and without the vector leg.
+ */
+@Command(name = "embedding", mixinStandardHelpOptions = true,
+        description = {"Embedding model figures: RSS of the model, passages/s through the server vs raw ONNX Runtime at 1 thread "
+                + "and at the core count, query-embedding and search latency p50/p95 (hybrid vs lexical) on the Korean statutes.",
+                "Needs multilingual-e5-small (scripts/model/fetch-e5.sh). Exit status 1 when the two paths' vectors differ "
+                        + "(cosine < " + EmbeddingReport.MIN_AGREEMENT + ")."})
+public final class EmbeddingBench implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--ko", paramLabel = "DIR", description = "Korean statutes (default $RAGSEARCH_SHARED_CORPUS or ../shared/corpus/ko-statutes).")
+    Path ko;
+
+    @Option(names = "--articles", paramLabel = "N", description = "Embed only the first N live articles (default: all).")
+    int articles;
+
+    @Option(names = "--queries", paramLabel = "N", description = "Queries timed (default 100), taken in order from the question files.")
+    int queries = 100;
+
+    @Option(names = "--questions", paramLabel = "FILE", split = ",",
+            description = "Question files whose queries are timed (default eval/ko-statutes-dev.yaml,eval/ko-statutes-holdout.yaml).")
+    List<Path> questions = List.of(Path.of("eval/ko-statutes-dev.yaml"), Path.of("eval/ko-statutes-holdout.yaml"));
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Map<String, String> env = System.getenv();
+        EmbeddingModel model = SettingsResolver.defaultEmbedding(env);
+        if (!BuiltinModels.EMBEDDING_E5.equals(model.builtin()) || model.directory() == null) {
+            throw new IllegalStateException(BuiltinModels.EMBEDDING_E5 + " is not installed (looked in "
+                    + BuiltinModelHome.from(env).roots() + "): run scripts/model/fetch-e5.sh first");
+        }
+        Machine machine = Machine.describe();
+        Corpus corpus = firstArticles(new CorpusLoader(false, List.of("*.md")).load("ko-statutes", koDirectory()).corpus(), articles);
+        List<String> texts = IndexBuilder.embeddingTexts(corpus);
+        List<String> queryTexts = queryTexts();
+        if (texts.isEmpty() || queryTexts.isEmpty()) {
+            throw new IllegalStateException("nothing to measure: " + texts.size() + " articles, " + queryTexts.size() + " queries");
+        }
+        List<Integer> threadCounts = new ArrayList<>(new LinkedHashSet<>(List.of(machine.cores(), 1)));
+
+        try (ModelRegistry registry = new ModelRegistry()) {
+            ModelFiles files = model.files();
+            files.digest(); // hashed before the first reading: the digest's buffer is not the model's memory
+            System.gc();
+            long before = ProcessMemory.residentBytes();
+            // The server's own path, step by step as EmbeddingModelHolder takes it: the tokenizer alone
+            // (enough to judge a corpus for AUTO retrieval), then the registry's session, then
+            // TextEmbedder.load (its own tokenizer and one probe run), the first tokenizer closed.
+            long l0 = System.nanoTime();
+            HuggingFaceTokenizer judging = TextEmbedder.loadTokenizer(files, model.settings());
+            long tokenizerLoaded = ProcessMemory.residentBytes();
+            SessionSettings serving = new SessionSettings(machine.cores(), SessionSettings.DEFAULT_ARENA);
+            registry.load(files, serving);
+            long sessionLoaded = ProcessMemory.residentBytes();
+            TextEmbedder server = TextEmbedder.load(registry, files, serving, model.settings());
+            judging.close();
+            long loaded = ProcessMemory.residentBytes();
+            EmbeddingReport.Memory memory = new EmbeddingReport.Memory(before, tokenizerLoaded, sessionLoaded, loaded);
+            err.printf(Locale.ROOT, "embedding: %s loaded in %.1f s, RSS %d → %d → %d → %d MiB; %d passages%n", server.name(),
+                    (System.nanoTime() - l0) / 1e9, before >> 20, tokenizerLoaded >> 20, sessionLoaded >> 20, loaded >> 20, texts.size());
+
+            // What the loader does with a project's articles: all of them through embedPassages at once.
+            long p0 = System.nanoTime();
+            float[][] passageVectors = server.embedPassages(texts);
+            long afterPassages = ProcessMemory.residentBytes();
+            err.printf(Locale.ROOT, "embedding: %d passages embedded as the loader does in %.1f s, RSS %d MiB%n", texts.size(),
+                    (System.nanoTime() - p0) / 1e9, afterPassages >> 20);
+
+            List<EmbeddingReport.Throughput> throughput = new ArrayList<>();
+            for (int threads : threadCounts) {
+                TextEmbedder embedder = threads == machine.cores() ? server
+                        : TextEmbedder.load(registry, files, new SessionSettings(threads, SessionSettings.DEFAULT_ARENA), model.settings());
+                Measured m = measure(embedder, files.modelPath(), threads, texts);
+                if (embedder != server) {
+                    embedder.close();
+                }
+                err.printf(Locale.ROOT, "embedding: %d threads: server %.1f passages/s, raw %.1f, min cosine %.6f%n", threads,
+                        m.row().serverPassagesPerSecond(), m.row().rawPassagesPerSecond(), m.row().minCosine());
+                throughput.add(m.row());
+            }
+            throughput.sort(java.util.Comparator.comparingInt(EmbeddingReport.Throughput::threads));
+
+            EmbeddingReport.Latency[] latency = latency(server, corpus, passageVectors, queryTexts);
+            EmbeddingReport report = new EmbeddingReport(commandText(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
+                    machine, server.name(), texts.size(), queryTexts.size(), memory.withPassages(afterPassages),
+                    throughput, latency[0], latency[1], latency[2]);
+            server.close();
+            out.print(report.markdown());
+            out.flush();
+            if (!report.vectorsAgree()) {
+                err.println("embedding: the server's vectors differ from raw ONNX Runtime's on the same tokens (cosine below "
+                        + EmbeddingReport.MIN_AGREEMENT + ")");
+                return 1;
+            }
+            return 0;
+        }
+    }
+
+    private record Measured(EmbeddingReport.Throughput row) {
+    }
+
+    /**
+     * The same passages both ways at one thread count, batch by batch in turn (which path goes
+     * first alternates), so that both see the same moments of a shared machine. Each path first
+     * embeds the shortest passage alone (a session's first run pays one-off set-up). The server
+     * path gets each batch's texts (TextEmbedder.embedPassages forms the same batch of them and
+     * tokenizes it itself); the raw path gets the tokens ready-made: its time is the model and
+     * the pooling alone.
+     */
+    private static Measured measure(TextEmbedder embedder, Path modelFile, int threads, List<String> texts) throws Exception {
+        long t0 = System.nanoTime();
+        List<RawEmbeddingRun.TokenBatch> batches = RawEmbeddingRun.tokenize(embedder.tokenizer(), texts,
+                embedder.settings().passagePrefix());
+        double tokenizeSeconds = (System.nanoTime() - t0) / 1e9;
+        long tokens = batches.stream().mapToLong(RawEmbeddingRun.TokenBatch::realTokens).sum();
+        int shortest = batches.get(0).passages()[0];
+        RawEmbeddingRun.TokenBatch warmUp = RawEmbeddingRun.tokenize(embedder.tokenizer(), List.of(texts.get(shortest)),
+                embedder.settings().passagePrefix()).get(0);
+
+        float[][] served = new float[texts.size()][];
+        float[][] raw = new float[texts.size()][];
+        long serverNanos = 0;
+        long rawNanos = 0;
+        try (RawEmbeddingRun run = new RawEmbeddingRun(modelFile, threads, embedder.output())) {
+            embedder.embedPassages(List.of(texts.get(shortest)));
+            run.run(warmUp);
+            for (int i = 0; i < batches.size(); i++) {
+                RawEmbeddingRun.TokenBatch b = batches.get(i);
+                List<String> batchTexts = java.util.Arrays.stream(b.passages()).mapToObj(texts::get).toList();
+                for (int turn = 0; turn < 2; turn++) {
+                    long s0 = System.nanoTime();
+                    boolean server = (turn == 0) == (i % 2 == 0);
+                    float[][] vectors = server ? embedder.embedPassages(batchTexts) : run.run(b);
+                    long spent = System.nanoTime() - s0;
+                    float[][] into = server ? served : raw;
+                    for (int r = 0; r < b.rows(); r++) {
+                        into[b.passages()[r]] = vectors[r];
+                    }
+                    if (server) {
+                        serverNanos += spent;
+                    } else {
+                        rawNanos += spent;
+                    }
+                }
+            }
+        }
+        double minCosine = 1;
+        double maxAbsDiff = 0;
+        for (int i = 0; i < texts.size(); i++) {
+            double dot = 0;
+            double na = 0;
+            double nb = 0;
+            for (int d = 0; d < served[i].length; d++) {
+                dot += (double) served[i][d] * raw[i][d];
+                na += (double) served[i][d] * served[i][d];
+                nb += (double) raw[i][d] * raw[i][d];
+                maxAbsDiff = Math.max(maxAbsDiff, Math.abs(served[i][d] - raw[i][d]));
+            }
+            minCosine = Math.min(minCosine, dot / Math.sqrt(na * nb));
+        }
+        return new Measured(new EmbeddingReport.Throughput(threads, texts.size(), tokens, tokenizeSeconds, serverNanos / 1e9,
+                rawNanos / 1e9, minCosine, maxAbsDiff));
+    }
+
+    /**
+     * Query-embedding latency (embedQuery alone) and full searches through SearchService on the
+     * same articles twice over: a hybrid project (the passage vectors the loader's pass just
+     * made) and a lexical-only one. Each query is embedded, then searched on both, one call at a
+     * time, so the three figures share the moments of a shared machine; after a warm-up round.
+     */
+    private static EmbeddingReport.Latency[] latency(TextEmbedder embedder, Corpus corpus, float[][] vectors,
+                                                         List<String> queries) throws Exception {
+        Language language = ProjectSettings.Retrieval.DEFAULTS.languageFor(corpus);
+        CosineEvidence evidence = CosineEvidence.forModel(embedder.name());
+        ProjectCatalog catalog = new ProjectCatalog();
+        try (ProjectIndex hybridIndex = IndexBuilder.build(corpus, language, null, vectors);
+             ProjectIndex lexicalIndex = IndexBuilder.build(corpus, language, null, null)) {
+            catalog.put(new Project("hybrid", "", corpus, hybridIndex, RetrievalMode.HYBRID, "bench", ProjectSettings.Retrieval.DEFAULTS
+                    .gate(RetrievalMode.HYBRID, false, evidence), List.of(), null, evidence));
+            catalog.put(new Project("lexical", "", corpus, lexicalIndex, RetrievalMode.LEXICAL, "bench", ProjectSettings.Retrieval.DEFAULTS
+                    .gate(RetrievalMode.LEXICAL, false, CosineEvidence.RAW), List.of(), null, CosineEvidence.RAW));
+            SearchService search = new SearchService(catalog, embedder, SearchLimits.DEFAULTS);
+            for (String q : queries.subList(0, Math.min(10, queries.size()))) {
+                embedder.embedQuery(q);
+                search.search("hybrid", q, null);
+                search.search("lexical", q, null);
+            }
+            List<Double> embedding = new ArrayList<>();
+            List<Double> hybrid = new ArrayList<>();
+            List<Double> lexical = new ArrayList<>();
+            for (String q : queries) {
+                long t0 = System.nanoTime();
+                embedder.embedQuery(q);
+                long t1 = System.nanoTime();
+                search.search("hybrid", q, null);
+                long t2 = System.nanoTime();
+                search.search("lexical", q, null);
+                long t3 = System.nanoTime();
+                embedding.add((t1 - t0) / 1e6);
+                hybrid.add((t2 - t1) / 1e6);
+                lexical.add((t3 - t2) / 1e6);
+            }
+            return new EmbeddingReport.Latency[] {EmbeddingReport.Latency.of(embedding), EmbeddingReport.Latency.of(hybrid),
+                    EmbeddingReport.Latency.of(lexical)};
+        }
+    }
+
+    /** The corpus cut after its first {@code n} live articles (all of it when n ≤ 0). */
+    static Corpus firstArticles(Corpus corpus, int n) {
+        if (n <= 0) {
+            return corpus;
+        }
+        List<Document> kept = new ArrayList<>();
+        int live = 0;
+        for (Document d : corpus.documents()) {
+            if (live >= n) {
+                break;
+            }
+            List<Article> articles = new ArrayList<>();
+            for (Article a : d.articles()) {
+                if (live >= n) {
+                    break;
+                }
+                articles.add(a);
+                live += a.deleted() ? 0 : 1;
+            }
+            kept.add(new Document(d.id(), d.title(), d.sha256(), articles));
+        }
+        return new Corpus(corpus.project(), kept, corpus.version() + "-first" + n);
+    }
+
+    private List<String> queryTexts() {
+        List<String> out = new ArrayList<>();
+        for (Path file : questions) {
+            Path found = Files.isRegularFile(file) || file.isAbsolute() ? file : Path.of("..").resolve(file);
+            for (Question q : QuestionFile.load(found).questions()) {
+                if (out.size() < queries) {
+                    out.add(q.query());
+                }
+            }
+        }
+        return out;
+    }
+
+    private Path koDirectory() {
+        if (ko != null) {
+            return ko;
+        }
+        String env = System.getenv("RAGSEARCH_SHARED_CORPUS");
+        return env != null ? Path.of(env) : Path.of("../shared/corpus/ko-statutes");
+    }
+
+    private String commandText() {
+        List<String> args = spec.commandLine().getParseResult() == null ? List.of()
+                : spec.commandLine().getParseResult().originalArgs();
+        List<String> words = new ArrayList<>(args);
+        if (words.isEmpty() || !words.get(0).equals("embedding")) {
+            words.add(0, "embedding");
+        }
+        return "ragsearch-bench " + String.join(" ", words);
+    }
+}
