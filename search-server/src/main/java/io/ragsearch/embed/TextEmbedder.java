@@ -85,8 +85,23 @@ public final class TextEmbedder implements AutoCloseable {
 
     public static TextEmbedder load(ModelRegistry registry, ModelFiles files, SessionSettings session,
                                     EmbeddingSettings settings) throws IOException {
-        ModelRegistry.LoadedModel model = registry.load(files, session);
-        HuggingFaceTokenizer tokenizer = loadTokenizer(files, settings);
+        return load(registry, files, session, settings, loadTokenizer(files, settings));
+    }
+
+    /**
+     * With a tokenizer already loaded from the same files and settings (taken over: closed with
+     * the embedder). A 250k-piece vocabulary costs about 350 MiB of native memory, which a closed
+     * tokenizer does not give back: loading it twice would keep both.
+     */
+    public static TextEmbedder load(ModelRegistry registry, ModelFiles files, SessionSettings session,
+                                    EmbeddingSettings settings, HuggingFaceTokenizer tokenizer) throws IOException {
+        ModelRegistry.LoadedModel model;
+        try {
+            model = registry.load(files, session);
+        } catch (IOException | RuntimeException e) {
+            tokenizer.close();
+            throw e;
+        }
         try {
             return new TextEmbedder(model, tokenizer, settings);
         } catch (OrtException | RuntimeException e) {

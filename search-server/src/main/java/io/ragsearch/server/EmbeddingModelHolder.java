@@ -56,11 +56,12 @@ final class EmbeddingModelHolder implements AutoCloseable {
             phase.accept("loading embedding model");
             try {
                 long t0 = System.nanoTime();
-                embedder = TextEmbedder.load(registry, model.files(), session, model.settings());
-                if (tokenizerOnly != null) {
-                    tokenizerOnly.tokenizer().close();
-                    tokenizerOnly = null;
-                }
+                // The tokenizer the corpus check loaded is the embedder's: one copy of its vocabulary, not two.
+                ProjectLoader.EmbeddingTokenizer handed = tokenizerOnly;
+                tokenizerOnly = null; // taken over: closed with the embedder, or by load when it fails
+                embedder = handed != null
+                        ? TextEmbedder.load(registry, model.files(), session, model.settings(), handed.tokenizer())
+                        : TextEmbedder.load(registry, model.files(), session, model.settings());
                 LOG.info("embedding model {} ({}) loaded in {} ms", embedder.name(), embedder.digest(),
                         (System.nanoTime() - t0) / 1_000_000);
             } catch (IOException e) {

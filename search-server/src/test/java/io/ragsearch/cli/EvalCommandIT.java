@@ -24,7 +24,8 @@ class EvalCommandIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = TestServers.startSample(TestServers.server("127.0.0.1", 2, 16, 8));
+        // The machine's environment, as the in-process eval below sees it: the same model on both sides.
+        server = TestServers.startSample(TestServers.server("127.0.0.1", 2, 16, 8), System.getenv());
     }
 
     @AfterAll

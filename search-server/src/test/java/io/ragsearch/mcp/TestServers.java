@@ -36,10 +36,15 @@ public final class TestServers {
     }
 
     public static SearchServerApp startSample(ServerSettings.Server server) throws Exception {
+        return startSample(server, Map.of());
+    }
+
+    /** @param env the environment the server resolves models and caches from (Map.of(): MiniLM, no vector cache) */
+    public static SearchServerApp startSample(ServerSettings.Server server, Map<String, String> env) throws Exception {
         ServerSettings config = new ServerSettings(server, null, null, null, List.of(
                 TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null),
                 TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
-        return SearchServerApp.start(config, Map.of());
+        return SearchServerApp.start(config, env);
     }
 
     public static McpSyncClient client(int port) {
