@@ -37,7 +37,8 @@ final class QueryCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ProjectCatalog catalog = new ProjectCatalog();
-        SearchService search = OfflineProjects.load(projects.resolve(System.getenv()), System.getenv(), catalog);
+        SearchService search = OfflineProjects.load(projects.resolve(System.getenv()), System.getenv(), catalog,
+                name -> only == null || only.equals(name));
         String question = String.join(" ", words);
         List<Project> targets = only == null ? List.copyOf(catalog.all()) : List.of(catalog.get(only));
         for (Project p : targets) {

@@ -18,6 +18,12 @@ public final class OfflineProjects {
     }
 
     public static SearchService load(ServerSettings config, Map<String, String> env, ProjectCatalog into) throws IOException {
+        return load(config, env, into, name -> true);
+    }
+
+    /** @param wanted which database projects to read: a project the command does not ask for cannot stop it */
+    public static SearchService load(ServerSettings config, Map<String, String> env, ProjectCatalog into,
+                                     java.util.function.Predicate<String> wanted) throws IOException {
         AppSettings settings = SettingsResolver.resolve(config, env);
         // The models stay open as long as the search: the process ends with the command.
         ProjectAssembly assembly = new ProjectAssembly(settings, phase -> { });
@@ -28,6 +34,9 @@ public final class OfflineProjects {
             try (Database db = ref.open()) {
                 CorpusStore store = new CorpusStore(db);
                 for (String name : store.versions().keySet()) {
+                    if (!wanted.test(name)) {
+                        continue;
+                    }
                     into.put(builder.build(store.read(name, 0).orElseThrow()));
                 }
             } catch (SQLException e) {
