@@ -14,6 +14,12 @@ source scripts/test-postgres.sh
 # podman and runc for the image test (the images are built and the server's is run and searched).
 source scripts/test-images.sh
 
+# A real Kubernetes control plane (etcd, kube-apiserver, kube-controller-manager, built from Go
+# modules; testplane/) for the operator's *IT tests: built once and cached by its inputs
+# (a cold build takes tens of minutes, then seconds). The tests start and stop it themselves.
+RAGSEARCH_TESTPLANE_BIN="$(scripts/testplane-build.sh)"
+export RAGSEARCH_TESTPLANE_BIN
+
 mvn -B -ntp verify -Pimages "$@"
 
 # The official MCP conformance scenarios against the README's `serve` (installs Node 22 and the
