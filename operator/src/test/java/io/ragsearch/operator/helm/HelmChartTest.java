@@ -112,7 +112,8 @@ class HelmChartTest {
                 .filter(r -> r.getMetadata().getName().equals("rs-ragsearch-operator-leader-election")).findFirst().orElseThrow();
         assertEquals("ops", lease.getMetadata().getNamespace());
         assertEquals(List.of("leases"), lease.getRules().get(0).getResources());
-        assertEquals(List.of("get", "create", "update"), lease.getRules().get(0).getVerbs());
+        assertEquals(List.of("get", "create", "update", "patch"), lease.getRules().get(0).getVerbs(),
+                "renewals are PATCHes (RealOperatorIT: without patch the real server refuses them)");
         assertEquals("kubernetes.io/hostname", d.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
                 .getPreferredDuringSchedulingIgnoredDuringExecution().get(0).getPodAffinityTerm().getTopologyKey(),
                 "the replicas prefer different nodes");
