@@ -31,7 +31,7 @@ if [ -x "$bin" ]; then echo "$bin"; exit 0; fi
 major=${KUBE_VERSION#v}; major=${major%%.*}
 minor=${KUBE_VERSION#v*.}; minor=${minor%%.*}
 ldflags="-s -w"
-for kv in "gitVersion=$KUBE_VERSION" "gitMajor=$major" "gitMinor=$minor" "gitTreeState=clean" \
+for kv in "gitVersion=$KUBE_VERSION" "gitMajor=$major" "gitMinor=$minor" "gitTreeState=clean" "gitCommit=" \
           "buildDate=1970-01-01T00:00:00Z"; do
   ldflags="$ldflags -X k8s.io/component-base/version.$kv -X k8s.io/client-go/pkg/version.$kv"
 done

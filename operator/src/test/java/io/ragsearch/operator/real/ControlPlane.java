@@ -124,7 +124,12 @@ public final class ControlPlane {
             double seconds = Double.parseDouble(line.replaceAll(".*\\(([0-9.]+)s\\)\\s*$", "$1"));
             String server = line.split(" ")[1];
             ControlPlane plane = new ControlPlane(p, dir, server, seconds);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(p), "testplane-down"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                stop(p);
+                if (!p.isAlive()) {
+                    deleteTree(dir);
+                }
+            }, "testplane-down"));
             System.out.printf("testplane: %s up in %.1fs (%s)%n", server, seconds, dir);
             return plane;
         } catch (IOException e) {
@@ -147,6 +152,15 @@ public final class ControlPlane {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The state directory (etcd data, keys, logs) of a plane that stopped. */
+    static void deleteTree(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException ignored) {
+            // best effort at JVM exit
         }
     }
 
