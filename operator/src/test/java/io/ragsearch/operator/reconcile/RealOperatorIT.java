@@ -156,6 +156,28 @@ class RealOperatorIT {
                 && admin.pods().inNamespace(apps).list().getItems().isEmpty());
     }
 
+    /**
+     * Helm 4 installs with server-side apply: the chart's Deployment must pass it on a real server,
+     * and the duplicate env name it once had is what that server refuses (the mock never did).
+     */
+    @Test
+    void theChartsDeploymentPassesServerSideApplyAndADuplicateEnvNameDoesNot() {
+        String ns = plane.namespace("chart");
+        Deployment d = HelmObjects.parse(new Helm(CHART).template().withName(RELEASE).withNamespace(ns).call()).stream()
+                .filter(Deployment.class::isInstance).map(Deployment.class::cast).findFirst().orElseThrow();
+        d.getSpec().setReplicas(0);
+        Deployment applied = admin.resource(d).fieldManager("helm").serverSideApply();
+        assertNotNull(applied.getMetadata().getUid());
+
+        d.getMetadata().setName("twice");
+        var env = d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv();
+        env.add(new io.fabric8.kubernetes.api.model.EnvVarBuilder(env.stream()
+                .filter(e -> e.getName().equals("POD_NAMESPACE")).findFirst().orElseThrow()).build());
+        var e = org.junit.jupiter.api.Assertions.assertThrows(io.fabric8.kubernetes.client.KubernetesClientException.class,
+                () -> admin.resource(d).fieldManager("helm").serverSideApply());
+        assertTrue(e.getMessage().contains("duplicate entries for key [name=\"POD_NAMESPACE\"]"), e.getMessage());
+    }
+
     static boolean ownedBy(List<OwnerReference> refs, String kind, String name) {
         return refs != null && refs.stream().anyMatch(o -> kind.equals(o.getKind()) && name.equals(o.getName())
                 && Boolean.TRUE.equals(o.getController()));
