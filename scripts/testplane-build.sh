@@ -21,7 +21,7 @@ key=$( { cd "$src" && cat go.mod go.sum $(ls *.go | sort); go version; cat "$sel
 out="$cache_root/$key"
 bin="$out/testplane"
 if [ "${1:-}" = "--path" ]; then echo "$bin"; exit 0; fi
-if [ -x "$bin" ]; then echo "$bin"; exit 0; fi
+if [ -x "$bin" ]; then touch "$out"; echo "$bin"; exit 0; fi
 
 mkdir -p "$out"
 exec 9>"$out/.lock"
@@ -53,6 +53,8 @@ if [ $rc -ne 0 ]; then
   rm -f "$bin.tmp"; exit $rc
 fi
 mv "$bin.tmp" "$bin"
+# binaries of earlier inputs, unused for a day, go (Go's own caches stay: they keep builds warm)
+find "$cache_root" -mindepth 1 -maxdepth 1 -type d ! -path "$out" -mmin +1440 -exec rm -rf {} + 2>/dev/null || true
 echo "binary_bytes=$(stat -c %s "$bin")" >>"$log"
 grep -E 'Elapsed|Maximum resident|User time|System time' "$log" | sed 's/^[[:space:]]*/testplane-build: /' >&2
 echo "$bin"

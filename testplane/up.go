@@ -309,7 +309,10 @@ func startChild(self, dir, name string, args []string) (*child, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, append([]string{name}, args...)...)
+	// through /proc/self/exe: the children run this very binary even if its file was replaced
+	// or removed since "up" started (a rebuild of the cache)
+	cmd := exec.Command("/proc/self/exe", append([]string{name}, args...)...)
+	cmd.Args[0] = self
 	cmd.Dir = dir
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
