@@ -78,6 +78,9 @@ class RealCrdIT {
     static void close() {
         System.out.printf("RealCrdIT: %d accepted, %d refused as expected%n", accepted.get(), refused.get());
         if (client != null) {
+            // the cases' RagSearches go with their namespace (the real namespace controller empties it)
+            client.namespaces().withName(ns).delete();
+            client.namespaces().withName(ns).waitUntilCondition(java.util.Objects::isNull, 120, TimeUnit.SECONDS);
             client.close();
         }
     }
