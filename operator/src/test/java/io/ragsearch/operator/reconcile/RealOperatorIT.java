@@ -156,6 +156,24 @@ class RealOperatorIT {
                 && admin.pods().inNamespace(apps).list().getItems().isEmpty());
     }
 
+    /** The API server is left with exactly what the operator now wants: a node-selector entry the spec dropped goes. */
+    @Test
+    void anEntryTheSpecNoLongerHasLeavesTheDeployment() {
+        RagSearch r = MockCluster.ragSearch(admin, apps, "placed", "1500Mi", "2");
+        r.getSpec().pod = new io.ragsearch.operator.model.PodSettings();
+        r.getSpec().pod.nodeSelector = new java.util.LinkedHashMap<>(java.util.Map.of("disk", "ssd", "zone", "a"));
+        admin.resource(r).create();
+        await().atMost(Duration.ofSeconds(90)).until(() -> MockCluster.deployment(admin, apps, "placed"),
+                d -> d != null && java.util.Map.of("disk", "ssd", "zone", "a").equals(d.getSpec().getTemplate().getSpec().getNodeSelector()));
+        admin.resources(RagSearch.class).inNamespace(apps).withName("placed").edit(x -> {
+            x.getSpec().pod.nodeSelector = new java.util.LinkedHashMap<>(java.util.Map.of("disk", "ssd"));
+            return x;
+        });
+        await().atMost(Duration.ofSeconds(90)).until(() -> MockCluster.deployment(admin, apps, "placed"),
+                d -> java.util.Map.of("disk", "ssd").equals(d.getSpec().getTemplate().getSpec().getNodeSelector()));
+        admin.resources(RagSearch.class).inNamespace(apps).withName("placed").delete();
+    }
+
     /**
      * Helm 4 installs with server-side apply: the chart's Deployment must pass it on a real server,
      * and the duplicate env name it once had is what that server refuses (the mock never did).
