@@ -13,7 +13,7 @@ set -euo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 root=$(dirname "$(dirname "$self")")
 src="$root/testplane"
-KUBE_VERSION=v1.37.2
+KUBE_VERSION=$(awk '$1=="k8s.io/kubernetes"{print $2; exit}' "$src/go.mod")   # the stamped version
 cache_root=${RAGSEARCH_TESTPLANE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ragsearch/testplane}
 
 command -v go >/dev/null || { echo "testplane-build: go is not installed" >&2; exit 1; }
@@ -37,12 +37,24 @@ for kv in "gitVersion=$KUBE_VERSION" "gitMajor=$major" "gitMinor=$minor" "gitTre
 done
 log="$out/build.log"
 echo "testplane-build: building $bin (log: $log)" >&2
+timer=()
+[ -x /usr/bin/time ] && timer=(/usr/bin/time -v)        # GNU time: CPU time and peak memory
 start=$(date +%s)
+# a sign of life every 5 minutes: a cold build prints nothing for tens of minutes
+# (its sleep holds no pipe open, and goes with it)
+( trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+  while :; do
+    sleep 300 </dev/null >/dev/null 2>&1 & nap=$!
+    wait "$nap"
+    echo "testplane-build: still building ($(( ($(date +%s) - start) / 60 )) min)" >&2
+  done ) </dev/null >/dev/null &
+ticker=$!
 set +e
 ( cd "$src" && GOFLAGS=-buildvcs=false CGO_ENABLED=0 \
-    /usr/bin/time -v nice -n 19 go build -mod=readonly -trimpath -ldflags "$ldflags" -o "$bin.tmp" . ) >"$log" 2>&1
+    "${timer[@]}" nice -n 19 go build -mod=readonly -trimpath -ldflags "$ldflags" -o "$bin.tmp" . ) >"$log" 2>&1
 rc=$?
 set -e
+kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null || true
 end=$(date +%s)
 { echo "wall_seconds=$((end - start))"; echo "go_version=$(go version)"
   echo "gomodcache=$(du -sh "$(go env GOMODCACHE)" 2>/dev/null | cut -f1)"
