@@ -31,3 +31,5 @@ staging=$(awk '$2=="=>" && $3 ~ /^\.\/staging\// {print $1}' "$gomod" | sort -u)
   echo ")"
 } > "$here/go.mod"
 echo "go.mod: kubernetes $KUBE_VERSION, etcd $etcd_version, $(echo "$staging" | wc -l) staging modules at $staging_version" >&2
+# the indirect requirements and go.sum, at the versions those pins select (no -u: nothing newer)
+(cd "$here" && go mod tidy)
