@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes testplane/go.mod: k8s.io/kubernetes at KUBE_VERSION plus one replace line per
 # staging module. The staging list is read from the go.mod that the module proxy serves for
-# k8s.io/kubernetes (every "k8s.io/X => ./staging/..." line), never typed by hand.
+# k8s.io/kubernetes (every "k8s.io/X => ./staging/..." line), never typed by hand; then go mod
+# tidy fills in go.sum.   Usage: [KUBE_VERSION=v1.37.2] testplane/gen-gomod.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 KUBE_VERSION=${KUBE_VERSION:-v1.37.2}
