@@ -19,6 +19,12 @@ source scripts/test-images.sh
 export RAGSEARCH_BUILTIN_MODELS="${RAGSEARCH_BUILTIN_MODELS:-${XDG_CACHE_HOME:-$HOME/.cache}/ragsearch/models}"
 scripts/model/fetch-e5.sh
 
+# A real Kubernetes control plane (etcd, kube-apiserver, kube-controller-manager, built from Go
+# modules; testplane/) for the operator's *IT tests: built once and cached by its inputs
+# (a cold build takes tens of minutes, then seconds). The tests start and stop it themselves.
+RAGSEARCH_TESTPLANE_BIN="$(scripts/testplane-build.sh)"
+export RAGSEARCH_TESTPLANE_BIN
+
 mvn -B -ntp verify -Pimages -Dbuiltin.models.dir="$RAGSEARCH_BUILTIN_MODELS" "$@"
 
 # The official MCP conformance scenarios against the README's `serve` (installs Node 22 and the

@@ -60,6 +60,12 @@ public final class RunCommand implements Runnable {
             description = "This replica's name in the Lease (env POD_NAME); default: the host name")
     String identity;
 
+    @Option(names = "--server-side-apply", negatable = true, defaultValue = "${env:SERVER_SIDE_APPLY:-true}",
+            fallbackValue = "true",
+            description = "Write with server-side apply, as a real API server expects (default). "
+                    + "--no-server-side-apply for an API server without it (fabric8's mock).")
+    boolean serverSideApply;
+
     @Override
     public void run() {
         Set<String> watched = namespaces == null ? Set.of() : Arrays.stream(namespaces)
@@ -70,7 +76,8 @@ public final class RunCommand implements Runnable {
                 blankToNull(operatorNamespace), blankToNull(scrapeNamespace), scrapePodLabels);
         OperatorRuntime operator = new OperatorRuntime(client, new HttpCalibrationClient(),
                 RagSearchReconciler.Settings.defaults().withAdminAccess(admin), watched, leaderElection ? LeaderElection.inCluster(
-                leaseNamespace, identity == null || identity.isBlank() ? hostName() : identity) : null);
+                leaseNamespace, identity == null || identity.isBlank() ? hostName() : identity) : null,
+                serverSideApply ? OperatorRuntime.Apply.SERVER_SIDE : OperatorRuntime.Apply.PLAIN);
         HttpServer health = healthServer(operator::healthy, operator.metrics()::render);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -82,6 +89,7 @@ public final class RunCommand implements Runnable {
         operator.start();
         System.out.println("ragsearch-operator running: namespaces=" + (watched.isEmpty() ? "all" : watched)
                 + " leader-election=" + (leaderElection ? "on" : "off")
+                + " server-side-apply=" + (serverSideApply ? "on" : "off")
                 + " health=http://0.0.0.0:" + healthPort + "/healthz");
         try {
             stopped.await();

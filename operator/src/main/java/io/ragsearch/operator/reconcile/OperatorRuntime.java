@@ -9,8 +9,9 @@ import org.slf4j.LoggerFactory;
 import java.util.Set;
 
 /**
- * The operator wired for a given client: the settings here are the ones every deployment needs,
- * an API server without server-side apply included (the embedded one in tests and the playground).
+ * The operator wired for a given client: the settings here are the ones every deployment needs.
+ * {@link Apply#SERVER_SIDE} is for a real API server; {@link Apply#PLAIN} for one without
+ * server-side apply (fabric8's mock in the fast tests and the playground).
  */
 public final class OperatorRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OperatorRuntime.class);
@@ -18,21 +19,41 @@ public final class OperatorRuntime implements AutoCloseable {
     private final Operator operator;
     private final io.ragsearch.operator.metrics.OperatorMetrics metrics = new io.ragsearch.operator.metrics.OperatorMetrics();
 
-    /** @param namespaces namespaces to watch; empty: all */
+    /** How the operator writes its objects. */
+    public enum Apply {
+        /**
+         * Server-side apply for the children and the RagSearch's status, as on a real cluster: the
+         * API server merges, tracks field ownership and removes what the operator stopped setting.
+         */
+        SERVER_SIDE,
+        /**
+         * Plain create/update and JSON-merge status patches, for an API server without server-side
+         * apply (fabric8's mock); the config-hash annotation carries what field ownership would.
+         */
+        PLAIN
+    }
+
+    /** Plain writes (fabric8's mock). @param namespaces namespaces to watch; empty: all */
     public OperatorRuntime(KubernetesClient client, CalibrationClient calibrations, RagSearchReconciler.Settings settings,
                            Set<String> namespaces) {
-        this(client, calibrations, settings, namespaces, null);
+        this(client, calibrations, settings, namespaces, null, Apply.PLAIN);
+    }
+
+    /** Plain writes (fabric8's mock). @param leaderElection null: this instance reconciles alone */
+    public OperatorRuntime(KubernetesClient client, CalibrationClient calibrations, RagSearchReconciler.Settings settings,
+                           Set<String> namespaces, LeaderElection leaderElection) {
+        this(client, calibrations, settings, namespaces, leaderElection, Apply.PLAIN);
     }
 
     /** @param leaderElection null: this instance reconciles alone (the playground, single-replica tests) */
     public OperatorRuntime(KubernetesClient client, CalibrationClient calibrations, RagSearchReconciler.Settings settings,
-                           Set<String> namespaces, LeaderElection leaderElection) {
+                           Set<String> namespaces, LeaderElection leaderElection, Apply apply) {
+        boolean ssa = apply == Apply.SERVER_SIDE;
+        LOG.debug("writes: {}", apply);
         operator = new Operator(o -> {
             o.withKubernetesClient(client)
-                // Plain create/update and JSON-merge status patches: they work on every API server,
-                // and the config-hash annotation carries what SSA's field ownership would have.
-                .withSSABasedCreateUpdateMatchForDependentResources(false)
-                .withUseSSAToPatchPrimaryResource(false)
+                .withSSABasedCreateUpdateMatchForDependentResources(ssa)
+                .withUseSSAToPatchPrimaryResource(ssa)
                 .withCloseClientOnStop(false)
                 // The default handler exits the JVM when an informer stops; report it through health instead.
                 .withInformerStoppedHandler((informer, e) -> {

@@ -112,7 +112,8 @@ class HelmChartTest {
                 .filter(r -> r.getMetadata().getName().equals("rs-ragsearch-operator-leader-election")).findFirst().orElseThrow();
         assertEquals("ops", lease.getMetadata().getNamespace());
         assertEquals(List.of("leases"), lease.getRules().get(0).getResources());
-        assertEquals(List.of("get", "create", "update"), lease.getRules().get(0).getVerbs());
+        assertEquals(List.of("get", "create", "update", "patch"), lease.getRules().get(0).getVerbs(),
+                "renewals are PATCHes (RealOperatorIT: without patch the real server refuses them)");
         assertEquals("kubernetes.io/hostname", d.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
                 .getPreferredDuringSchedulingIgnoredDuringExecution().get(0).getPodAffinityTerm().getTopologyKey(),
                 "the replicas prefer different nodes");
@@ -123,6 +124,47 @@ class HelmChartTest {
         List<HasMetadata> single = parse(new Helm(CHART).template().withName("rs").withNamespace("ops")
                 .set("leaderElection.enabled", "false").set("replicas", "1").call());
         assertTrue(single.stream().noneMatch(o -> o.getMetadata().getName().endsWith("-leader-election")));
+    }
+
+    /**
+     * Server-side apply (Helm 4 installs with it) refuses a pod template whose merge keys repeat:
+     * env by name, containers and volumes by name, volume mounts by path, ports by port and
+     * protocol. Neither {@code helm lint --strict} nor the schema checks notice, so every values
+     * variant the chart knows is rendered and checked here.
+     */
+    @Test
+    void noPodTemplateListRepeatsAKeyThatServerSideApplyMergesOn(@TempDir Path dir) throws Exception {
+        Path scraped = dir.resolve("scraped.yaml");
+        Files.writeString(scraped, "metricsScrape:\n  namespace: monitoring\n  podLabels: {app: prometheus}\n");
+        Path namespaced = dir.resolve("namespaced.yaml");
+        Files.writeString(namespaced, "rbac:\n  scope: namespace\n  watchNamespaces: [team-a]\n");
+        List<String> renders = List.of(
+                new Helm(CHART).template().withName("rs").withNamespace("ops").call(),
+                new Helm(CHART).template().withName("rs").withNamespace("ops").withValuesFile(scraped).call(),
+                new Helm(CHART).template().withName("rs").withNamespace("ops").withValuesFile(namespaced).call(),
+                new Helm(CHART).template().withName("rs").withNamespace("ops")
+                        .set("leaderElection.enabled", "false").set("replicas", "1").call());
+        int checked = 0;
+        for (String yaml : renders) {
+            for (Deployment d : parse(yaml).stream().filter(Deployment.class::isInstance).map(Deployment.class::cast).toList()) {
+                var pod = d.getSpec().getTemplate().getSpec();
+                assertUnique("containers", pod.getContainers().stream().map(Container::getName).toList());
+                assertUnique("volumes", pod.getVolumes().stream().map(v -> v.getName()).toList());
+                for (Container c : pod.getContainers()) {
+                    assertUnique(c.getName() + " env", c.getEnv().stream().map(e -> e.getName()).toList());
+                    assertUnique(c.getName() + " volumeMounts", c.getVolumeMounts().stream().map(m -> m.getMountPath()).toList());
+                    assertUnique(c.getName() + " ports", c.getPorts().stream()
+                            .map(p -> p.getContainerPort() + "/" + (p.getProtocol() == null ? "TCP" : p.getProtocol())).toList());
+                    checked++;
+                }
+            }
+        }
+        assertEquals(renders.size(), checked, "one operator container in every render");
+    }
+
+    private static void assertUnique(String what, List<String> keys) {
+        List<String> repeated = keys.stream().filter(k -> keys.indexOf(k) != keys.lastIndexOf(k)).distinct().toList();
+        assertTrue(repeated.isEmpty(), what + " repeats " + repeated + " (server-side apply refuses duplicate merge keys)");
     }
 
     @Test

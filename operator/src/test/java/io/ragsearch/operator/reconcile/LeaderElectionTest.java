@@ -115,7 +115,7 @@ class LeaderElectionTest {
     private static SelfSubjectRulesReview leaseRules() {
         return new SelfSubjectRulesReviewBuilder().withNewStatus().withIncomplete(false)
                 .withResourceRules(new ResourceRuleBuilder().withApiGroups("coordination.k8s.io").withResources("leases")
-                        .withVerbs("get", "create", "update").build())
+                        .withVerbs("get", "create", "update", "patch").build())
                 .endStatus().build();
     }
 }
