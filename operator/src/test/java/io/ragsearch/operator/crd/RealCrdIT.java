@@ -535,8 +535,7 @@ class RealCrdIT {
 
     /**
      * The rule this CRD once had (every project name unique, quadratic) on its old, unbounded
-     * schema: the real server refuses the CRD, and its own estimate agrees with ours in order of
-     * magnitude. On today's bounds the same rule fits, as our estimator says too.
+     * schema: the real server refuses the CRD at creation. On today's bounds the same rule fits.
      */
     @Test
     void aRuleOverTheCostBudgetIsRefusedAtCrdCreation() throws Exception {
@@ -551,19 +550,12 @@ class RealCrdIT {
         assertTrue(f.find(), m);
         double serverFactor = Double.parseDouble(f.group(2));
         boolean serverCapped = f.group(1) != null;
-        JSONSchemaProps unboundedSpec = unbounded.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema().getProperties().get("spec");
-        double ourFactor = (double) CelCostEstimate.ofRule(quadratic, unboundedSpec) / CelCostEstimate.PER_RULE_BUDGET;
-        System.out.printf("CEL cost  quadratic rule, unbounded: real server %s%.1fx the budget, CelCostEstimate %.1fx%n",
-                serverCapped ? "more than " : "", serverFactor, ourFactor);
-        assertTrue(serverFactor > 1 && ourFactor > 1, "both say over budget");
-        assertTrue(serverCapped ? ourFactor > serverFactor : ourFactor / serverFactor < 10 && serverFactor / ourFactor < 10,
-                "the same order of magnitude: server " + serverFactor + ", ours " + ourFactor);
+        System.out.printf("CEL cost  quadratic rule, unbounded: real server %s%.1fx the budget%n",
+                serverCapped ? "more than " : "", serverFactor);
+        assertTrue(serverFactor > 1, "over budget");
 
         CustomResourceDefinition bounded = variant("bounded", quadratic, false);
         client.apiextensions().v1().customResourceDefinitions().resource(bounded).create();
-        JSONSchemaProps boundedSpec = bounded.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema().getProperties().get("spec");
-        assertTrue(CelCostEstimate.ofRule(quadratic, boundedSpec) <= CelCostEstimate.PER_RULE_BUDGET,
-                "the real server accepts it with today's bounds, and so does our estimate");
         client.apiextensions().v1().customResourceDefinitions().resource(bounded).delete();
     }
 
