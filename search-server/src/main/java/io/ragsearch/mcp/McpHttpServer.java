@@ -1,7 +1,10 @@
 package io.ragsearch.mcp;
 
 import io.ragsearch.contract.AdminEndpoints;
+import io.modelcontextprotocol.modern.server.McpRequestContext;
+import io.modelcontextprotocol.modern.server.RequestStateCodec;
 import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
+import io.modelcontextprotocol.server.transport.ServerHttpHeaderValidator;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpStatelessAsyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStatelessServerTransport;
@@ -82,10 +85,26 @@ public final class McpHttpServer implements AutoCloseable {
                 .instructions(INSTRUCTIONS)
                 .supportedVersions(McpRequestRules.SUPPORTED_VERSIONS) // server/discover lists every revision served here
                 .feature(new ModernTools(tools))
+                // No tool asks the client for input, so no request state is ever sealed: refuse any
+                // (the SDK's default would make a random per-process HMAC key and warn about it).
+                .requestStateCodec(new RequestStateCodec() {
+                    @Override
+                    public String seal(McpRequestContext ctx, String state) {
+                        throw new IllegalStateException("ragsearch's tools never ask for input");
+                    }
+
+                    @Override
+                    public String open(McpRequestContext ctx, String sealed) {
+                        return null; // answered "Invalid or expired requestState"
+                    }
+                })
                 .build();
         this.modernTransport = HttpServletMcpTransport.builder(modern)
                 .endpoint(PATH)
                 .maxRequestSize(MAX_BODY_BYTES) // its default is 16 MiB
+                // Host and Origin are OriginHostFilter's, for both revisions; the SDK's default
+                // validator here refuses every Origin, even an allowed local one.
+                .httpHeaderValidator(ServerHttpHeaderValidator.NOOP)
                 .build();
 
         QueuedThreadPool threads = new QueuedThreadPool(maxInFlight + SPARE_THREADS, 4);

@@ -52,6 +52,8 @@ public final class McpRequestRules {
     static final String DEFAULT_PROTOCOL_VERSION = "2025-11-25";
     /** JSON-RPC code of an unsupported protocol version (2026-07-28), with data {supported, requested}. */
     public static final int UNSUPPORTED_VERSION = -32022;
+    /** JSON-RPC code of a header that does not mirror the body (2026-07-28). */
+    public static final int HEADER_MISMATCH = -32020;
     static final String META_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
     private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
     /** Deep nesting is how a parser is made to overflow its stack; no honest MCP message nests this deep. */
@@ -194,6 +196,12 @@ public final class McpRequestRules {
         String headerVersion = header == null ? null : header.strip();
         if (meta != null) {
             String claimed = meta.isString() ? meta.asString() : meta.toString();
+            if (headerVersion != null && !headerVersion.equals(claimed)) {
+                // 2026-07-28: the header mirrors _meta; a mismatch is HeaderMismatch, judged before the version.
+                return new Verdict(Optional.of(new Rejection(400, HEADER_MISMATCH, "MCP-Protocol-Version header '"
+                        + cut(headerVersion) + "' does not match _meta protocol version '" + cut(claimed) + "'",
+                        id != null && validId(id) ? id : null)), null);
+            }
             if (!supportedVersions.contains(claimed)) {
                 return new Verdict(unsupported(id, claimed), null);
             }

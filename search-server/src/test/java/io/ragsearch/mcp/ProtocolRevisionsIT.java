@@ -161,6 +161,25 @@ class ProtocolRevisionsIT {
     }
 
     @Test
+    void aHeaderThatDoesNotMirrorMetaIsAMismatchBeforeAnyVersionQuestion() throws Exception {
+        Reply r = post("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"server/discover\",\"params\":{\"_meta\":"
+                + "{\"io.modelcontextprotocol/protocolVersion\":\"v999.0.0\"}}}", "2026-07-28", "application/json");
+        assertEquals(400, r.status(), r.body());
+        assertEquals(5, r.json().get("id").asInt(), r.body());
+        assertEquals(-32020, r.json().get("error").get("code").asInt(), r.body());
+    }
+
+    @Test
+    void anAllowedLocalOriginIsServedOnTheNewRevisionToo() throws Exception {
+        // The SDK's new transport refuses every Origin by default; OriginHostFilter decides for both revisions.
+        Reply ok = modernPost(11, "tools/list", null, "", Map.of("Origin", "http://127.0.0.1:" + app.mcpPort()));
+        assertEquals(200, ok.status(), ok.body());
+        assertEquals(4, ok.json().get("result").get("tools").size(), ok.body());
+        Reply foreign = modernPost(12, "tools/list", null, "", Map.of("Origin", "http://evil.example.com"));
+        assertEquals(403, foreign.status(), foreign.body());
+    }
+
+    @Test
     void httpLevelErrorsEchoAReadableId() throws Exception {
         Reply type = post("{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"ping\"}", "2025-11-25", "text/plain");
         assertEquals(415, type.status());
@@ -204,6 +223,10 @@ class ProtocolRevisionsIT {
 
     /** A 2026-07-28 request as the specification shapes it: version and capabilities in _meta, mirrored in headers. */
     private static Reply modernPost(int id, String method, String name, String params) throws Exception {
+        return modernPost(id, method, name, params, Map.of());
+    }
+
+    private static Reply modernPost(int id, String method, String name, String params, Map<String, String> extra) throws Exception {
         String body = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":{" + params
                 + (params.isEmpty() ? "" : ",") + "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
                 + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
@@ -215,6 +238,7 @@ class ProtocolRevisionsIT {
         if (name != null) {
             headers.put("Mcp-Name", name);
         }
+        headers.putAll(extra);
         RawHttp.Response r = RawHttp.exchange(app.mcpPort(), "POST", "/mcp", headers, body.getBytes(StandardCharsets.UTF_8));
         return new Reply(r.status(), r.body());
     }
