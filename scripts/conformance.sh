@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 
 SCENARIOS=(server-initialize ping tools-list dns-rebinding-protection)
 CONFORMANCE_VERSION=0.1.16
+# The newest suite, judged per revision against scripts/conformance-not-applicable.txt, and the
+# TypeScript SDK v2 client pinned to 2026-07-28 calling every tool.
+CONFORMANCE_V2_VERSION=0.2.0-alpha.12
+TS_CLIENT_VERSION=2.4.0
 NODE_VERSION=22.23.5
 TOOLS="${RAGSEARCH_CONFORMANCE_DIR:-${HOME:-/root}/.cache/ragsearch-conformance}"
 JAR=search-server/target/ragsearch-server.jar
@@ -52,4 +56,32 @@ for scenario in "${SCENARIOS[@]}"; do
     failed=1
   fi
 done
+
+V2="$TOOLS/v2"
+if [[ ! -f "$V2/node_modules/@modelcontextprotocol/conformance/package.json" ]] \
+   || ! grep -q "\"version\": \"$CONFORMANCE_V2_VERSION\"" "$V2/node_modules/@modelcontextprotocol/conformance/package.json" \
+   || ! grep -q "\"version\": \"$TS_CLIENT_VERSION\"" "$V2/node_modules/@modelcontextprotocol/client/package.json" 2>/dev/null; then
+  mkdir -p "$V2"
+  echo "conformance: installing @modelcontextprotocol/conformance@$CONFORMANCE_V2_VERSION and @modelcontextprotocol/client@$TS_CLIENT_VERSION"
+  timeout 600 npm install --prefix "$V2" --no-audit --no-fund --silent \
+    "@modelcontextprotocol/conformance@$CONFORMANCE_V2_VERSION" "@modelcontextprotocol/client@$TS_CLIENT_VERSION"
+fi
+for revision in 2026-07-28 2025-11-25; do
+  OUT="$LOG.v2-$revision"
+  timeout 900 "$NODE" "$V2/node_modules/@modelcontextprotocol/conformance/dist/index.js" server --url "$URL" \
+    --requirements "$revision" -o "$OUT" >"$OUT.log" 2>&1 || true # judged below, scenario by scenario
+  if ! python3 scripts/conformance-judge.py "$revision" "$OUT" scripts/conformance-not-applicable.txt >"$OUT.judged"; then
+    echo "conformance: $CONFORMANCE_V2_VERSION at $revision FAILED" >&2
+    cat "$OUT.judged" >&2
+    failed=1
+  fi
+  tail -1 "$OUT.judged"
+done
+cp scripts/conformance-ts-client.mjs "$V2/" # an ES module resolves packages from its own directory
+if ! timeout 180 "$NODE" "$V2/conformance-ts-client.mjs" "$URL" >"$LOG.ts-client" 2>&1; then
+  echo "conformance: TypeScript v2 client pinned to 2026-07-28 FAILED" >&2
+  cat "$LOG.ts-client" >&2
+  failed=1
+fi
+tail -1 "$LOG.ts-client"
 exit "$failed"
