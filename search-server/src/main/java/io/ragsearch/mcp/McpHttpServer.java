@@ -145,8 +145,8 @@ public final class McpHttpServer implements AutoCloseable {
         // On shutdown (a pod being replaced) calls in flight finish; new connections are refused.
         // The whole body is read (asynchronously, holding no thread) before the request may take an
         // in-flight permit: a client that sends headers and then a byte a second holds no permit.
-        EagerContentHandler eager = new EagerContentHandler(qos,
-                new EagerContentHandler.RetainedContentLoaderFactory(MAX_BODY_BYTES + 1, 0, false));
+        // (CompletingRetainedContent: Jetty's own loader loses a failed call's completion, and with it the permit.)
+        EagerContentHandler eager = new EagerContentHandler(qos, new CompletingRetainedContent(MAX_BODY_BYTES + 1));
         GracefulHandler graceful = new GracefulHandler(eager);
         jetty.setHandler(graceful);
         jetty.setErrorHandler(new JsonErrorHandler());
