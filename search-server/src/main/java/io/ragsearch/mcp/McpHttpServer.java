@@ -80,25 +80,8 @@ public final class McpHttpServer implements AutoCloseable {
                 .validateToolInputs(false) // ToolCatalog checks (and counts) the same way for both revisions
                 .tools(LegacyTools.specifications(tools))
                 .build();
-        io.modelcontextprotocol.modern.server.McpServer modern = io.modelcontextprotocol.modern.server.McpServer.builder()
-                .serverInfo(new io.modelcontextprotocol.modern.McpSchema.Implementation("ragsearch", null, version, null, null, null))
-                .instructions(INSTRUCTIONS)
-                .supportedVersions(McpRequestRules.SUPPORTED_VERSIONS) // server/discover lists every revision served here
-                .feature(new ModernTools(tools))
-                // No tool asks the client for input, so no request state is ever sealed: refuse any
-                // (the SDK's default would make a random per-process HMAC key and warn about it).
-                .requestStateCodec(new RequestStateCodec() {
-                    @Override
-                    public String seal(McpRequestContext ctx, String state) {
-                        throw new IllegalStateException("ragsearch's tools never ask for input");
-                    }
-
-                    @Override
-                    public String open(McpRequestContext ctx, String sealed) {
-                        return null; // answered "Invalid or expired requestState"
-                    }
-                })
-                .build();
+        // server/discover lists every revision served on this endpoint.
+        io.modelcontextprotocol.modern.server.McpServer modern = modernServer(tools, version, McpRequestRules.SUPPORTED_VERSIONS);
         this.modernTransport = HttpServletMcpTransport.builder(modern)
                 .endpoint(PATH)
                 .maxRequestSize(MAX_BODY_BYTES) // its default is 16 MiB
@@ -155,6 +138,29 @@ public final class McpHttpServer implements AutoCloseable {
 
     public void start() throws Exception {
         jetty.start();
+    }
+
+    /** The SDK's 2026-07-28 server with the catalog's tools, for this listener and for stdio. */
+    static io.modelcontextprotocol.modern.server.McpServer modernServer(ToolCatalog tools, String version, List<String> versions) {
+        return io.modelcontextprotocol.modern.server.McpServer.builder()
+                .serverInfo(new io.modelcontextprotocol.modern.McpSchema.Implementation("ragsearch", null, version, null, null, null))
+                .instructions(INSTRUCTIONS)
+                .supportedVersions(versions)
+                .feature(new ModernTools(tools))
+                // No tool asks the client for input, so no request state is ever sealed: refuse any
+                // (the SDK's default would make a random per-process HMAC key and warn about it).
+                .requestStateCodec(new RequestStateCodec() {
+                    @Override
+                    public String seal(McpRequestContext ctx, String state) {
+                        throw new IllegalStateException("ragsearch's tools never ask for input");
+                    }
+
+                    @Override
+                    public String open(McpRequestContext ctx, String sealed) {
+                        return null; // answered "Invalid or expired requestState"
+                    }
+                })
+                .build();
     }
 
     public int port() {
