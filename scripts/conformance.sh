@@ -8,6 +8,11 @@ cd "$(dirname "$0")/.."
 
 SCENARIOS=(server-initialize ping tools-list dns-rebinding-protection)
 CONFORMANCE_VERSION=0.1.16
+# The newest suite, judged per revision against scripts/conformance-not-applicable.txt, and the
+# TypeScript SDK v2 client pinned to 2026-07-28 calling every tool.
+CONFORMANCE_V2_VERSION=0.2.0-alpha.12
+TS_CLIENT_VERSION=2.4.0
+INSPECTOR_VERSION=2.12.0
 NODE_VERSION=22.23.5
 TOOLS="${RAGSEARCH_CONFORMANCE_DIR:-${HOME:-/root}/.cache/ragsearch-conformance}"
 JAR=search-server/target/ragsearch-server.jar
@@ -52,4 +57,54 @@ for scenario in "${SCENARIOS[@]}"; do
     failed=1
   fi
 done
+
+V2="$TOOLS/v2"
+if [[ ! -f "$V2/node_modules/@modelcontextprotocol/conformance/package.json" ]] \
+   || ! grep -q "\"version\": \"$CONFORMANCE_V2_VERSION\"" "$V2/node_modules/@modelcontextprotocol/conformance/package.json" \
+   || ! grep -q "\"version\": \"$TS_CLIENT_VERSION\"" "$V2/node_modules/@modelcontextprotocol/client/package.json" 2>/dev/null \
+   || ! grep -q "\"version\": \"$INSPECTOR_VERSION\"" "$V2/node_modules/@modelcontextprotocol/inspector/package.json" 2>/dev/null; then
+  mkdir -p "$V2"
+  echo "conformance: installing @modelcontextprotocol/conformance@$CONFORMANCE_V2_VERSION, client@$TS_CLIENT_VERSION, inspector@$INSPECTOR_VERSION"
+  timeout 900 npm install --prefix "$V2" --no-audit --no-fund --silent "@modelcontextprotocol/conformance@$CONFORMANCE_V2_VERSION" \
+    "@modelcontextprotocol/client@$TS_CLIENT_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+fi
+for revision in 2026-07-28 2025-11-25; do
+  OUT="$LOG.v2-$revision"
+  timeout 900 "$NODE" "$V2/node_modules/@modelcontextprotocol/conformance/dist/index.js" server --url "$URL" \
+    --requirements "$revision" -o "$OUT" >"$OUT.log" 2>&1 || true # judged below, scenario by scenario
+  if ! python3 scripts/conformance-judge.py "$revision" "$OUT" scripts/conformance-not-applicable.txt >"$OUT.judged"; then
+    echo "conformance: $CONFORMANCE_V2_VERSION at $revision FAILED" >&2
+    cat "$OUT.judged" >&2
+    failed=1
+  fi
+  tail -1 "$OUT.judged"
+done
+cp scripts/conformance-ts-client.mjs "$V2/" # an ES module resolves packages from its own directory
+if ! timeout 180 "$NODE" "$V2/conformance-ts-client.mjs" "$URL" >"$LOG.ts-client" 2>&1; then
+  echo "conformance: TypeScript v2 client pinned to 2026-07-28 FAILED" >&2
+  cat "$LOG.ts-client" >&2
+  failed=1
+fi
+tail -1 "$LOG.ts-client"
+
+# MCP Inspector's CLI with --protocol-era modern: lists the tools and calls every one.
+INSPECTOR=("$NODE" "$V2/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js" --cli "$URL" --protocol-era modern)
+inspect() { # what, then the Inspector's arguments; the answer must be JSON without isError
+  local what="$1"; shift
+  if ! HOME="$V2/home" timeout 120 "${INSPECTOR[@]}" "$@" >"$LOG.inspector" 2>&1 \
+     || ! python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(1 if d.get("isError") or not (d.get("tools") or d.get("structuredContent")) else 0)' "$LOG.inspector"; then
+    echo "conformance: Inspector (modern) $what FAILED" >&2
+    cat "$LOG.inspector" >&2
+    failed=1
+  fi
+}
+mkdir -p "$V2/home"
+inspect "tools/list" --method tools/list
+inspect "list_projects" --method tools/call --tool-name list_projects
+inspect "search" --method tools/call --tool-name search --tool-arg project=handbook-en "query=annual leave" top_k=1
+inspect "list_documents" --method tools/call --tool-name list_documents --tool-arg project=handbook-en
+inspect "read_article" --method tools/call --tool-name read_article --tool-arg project=handbook-en document=employee-handbook "article=Article 10"
+grep -q '"name": "read_article"' <(HOME="$V2/home" timeout 120 "${INSPECTOR[@]}" --method tools/list 2>&1) \
+  && echo "conformance: Inspector $INSPECTOR_VERSION --protocol-era modern listed the tools and called every one" \
+  || { echo "conformance: Inspector (modern) did not list read_article" >&2; failed=1; }
 exit "$failed"

@@ -118,12 +118,25 @@ public final class CorpusLoader {
             return walk.filter(Files::isRegularFile)
                     .filter(p -> {
                         Path relative = directory.relativize(p);
-                        return !hidden(relative) && include.stream().anyMatch(m -> m.matches(relative));
+                        return !hidden(relative) && !aboutTheCorpus(relative) && include.stream().anyMatch(m -> m.matches(relative));
                     })
                     .sorted()
                     .toList();
         }
     }
+
+    /**
+     * A corpus folder's own paperwork is not a document: {@code SOURCE*}, {@code README*} and
+     * {@code LICENSE*} / {@code LICENCE*} files (any case, any extension, at any depth) say where
+     * the documents come from and under what terms; served, they would be searched and cited as
+     * if they were rules. Left out on purpose, whatever the include globs say.
+     */
+    static boolean aboutTheCorpus(Path relative) {
+        return ABOUT_THE_CORPUS.matcher(relative.getFileName().toString()).matches();
+    }
+
+    private static final java.util.regex.Pattern ABOUT_THE_CORPUS =
+            java.util.regex.Pattern.compile("(?i)(source|readme|licen[cs]e)([._ -].*)?");
 
     /**
      * Dot-named files and directories are left out: a mounted ConfigMap keeps a second copy of

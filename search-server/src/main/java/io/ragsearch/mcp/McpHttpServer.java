@@ -1,13 +1,20 @@
 package io.ragsearch.mcp;
 
 import io.ragsearch.contract.AdminEndpoints;
+import io.modelcontextprotocol.modern.server.McpRequestContext;
+import io.modelcontextprotocol.modern.server.RequestStateCodec;
+import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
+import io.modelcontextprotocol.server.transport.ServerHttpHeaderValidator;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpStatelessAsyncServer;
-import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.server.transport.HttpServletStatelessServerTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.DispatcherType;
 import java.time.Duration;
+import io.modelcontextprotocol.server.McpStatelessServerHandler;
+import io.modelcontextprotocol.spec.McpStatelessServerTransport;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import org.eclipse.jetty.ee11.servlet.FilterHolder;
@@ -21,9 +28,12 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.EagerContentHandler;
 import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import reactor.core.publisher.Mono;
 
 /**
- * The MCP listener: stateless Streamable HTTP at /mcp on embedded Jetty.
+ * The MCP listener: stateless Streamable HTTP at /mcp on embedded Jetty, serving the
+ * 2026-07-28 revision through the SDK's new server and 2025-11-25 / 2025-06-18 through its
+ * stateless server, with the same tools ({@link ToolCatalog}), filters and limits for both.
  *
  * <p>The SDK's servlet transport blocks a Jetty thread for the whole tool call whatever thread
  * runs the tool, so in-flight /mcp requests are capped with Jetty's QoSHandler below the size
@@ -48,10 +58,12 @@ public final class McpHttpServer implements AutoCloseable {
     private final Server jetty;
     private final ServerConnector connector;
     private final McpStatelessAsyncServer mcp;
+    private final HttpServletMcpTransport modernTransport;
+    private static final String INSTRUCTIONS = "Search regulation-style documents (statutes, company rules). Call list_projects "
+            + "first, then search with a project name; cite results by document and article label.";
 
     /** With {@code listener.bearerToken()} set, /mcp answers 401 to requests without {@code Authorization: Bearer <it>}. */
-    public McpHttpServer(ListenerSettings listener, TransportSecurityPolicy security, List<AsyncToolSpecification> tools,
-                         String version) {
+    public McpHttpServer(ListenerSettings listener, TransportSecurityPolicy security, ToolCatalog tools, String version) {
         String bindAddress = listener.bindAddress();
         int port = listener.port();
         int maxInFlight = listener.maxInFlightRequests();
@@ -61,12 +73,21 @@ public final class McpHttpServer implements AutoCloseable {
                 .messageEndpoint(PATH)
                 .maxRequestSize(MAX_BODY_BYTES)
                 .build();
-        this.mcp = McpServer.async(transport)
+        this.mcp = McpServer.async(new LegacyVersions(transport))
                 .serverInfo("ragsearch", version)
-                .instructions("Search regulation-style documents (statutes, company rules). Call list_projects first, "
-                        + "then search with a project name; cite results by document and article label.")
+                .instructions(INSTRUCTIONS)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(tools)
+                .validateToolInputs(false) // ToolCatalog checks (and counts) the same way for both revisions
+                .tools(LegacyTools.specifications(tools))
+                .build();
+        // server/discover lists every revision served on this endpoint.
+        io.modelcontextprotocol.modern.server.McpServer modern = modernServer(tools, version, McpRequestRules.SUPPORTED_VERSIONS);
+        this.modernTransport = HttpServletMcpTransport.builder(modern)
+                .endpoint(PATH)
+                .maxRequestSize(MAX_BODY_BYTES) // its default is 16 MiB
+                // Host and Origin are OriginHostFilter's, for both revisions; the SDK's default
+                // validator here refuses every Origin, even an allowed local one.
+                .httpHeaderValidator(ServerHttpHeaderValidator.NOOP)
                 .build();
 
         QueuedThreadPool threads = new QueuedThreadPool(maxInFlight + SPARE_THREADS, 4);
@@ -85,7 +106,7 @@ public final class McpHttpServer implements AutoCloseable {
 
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
-        ServletHolder servlet = new ServletHolder("mcp", transport);
+        ServletHolder servlet = new ServletHolder("mcp", new RevisionRouter(transport, modernTransport));
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, PATH);
         FilterHolder origin = new FilterHolder(new OriginHostFilter(security));
@@ -96,7 +117,7 @@ public final class McpHttpServer implements AutoCloseable {
             auth.setAsyncSupported(true);
             context.addFilter(auth, PATH, EnumSet.of(DispatcherType.REQUEST));
         }
-        FilterHolder guard = new FilterHolder(new TransportGuardFilter(new McpRequestRules(transport.protocolVersions(), MAX_BODY_BYTES)));
+        FilterHolder guard = new FilterHolder(new TransportGuardFilter(new McpRequestRules(McpRequestRules.SUPPORTED_VERSIONS, MAX_BODY_BYTES), tools));
         guard.setAsyncSupported(true);
         context.addFilter(guard, PATH, EnumSet.of(DispatcherType.REQUEST));
 
@@ -107,8 +128,8 @@ public final class McpHttpServer implements AutoCloseable {
         // On shutdown (a pod being replaced) calls in flight finish; new connections are refused.
         // The whole body is read (asynchronously, holding no thread) before the request may take an
         // in-flight permit: a client that sends headers and then a byte a second holds no permit.
-        EagerContentHandler eager = new EagerContentHandler(qos,
-                new EagerContentHandler.RetainedContentLoaderFactory(MAX_BODY_BYTES + 1, 0, false));
+        // (CompletingRetainedContent: Jetty's own loader loses a failed call's completion, and with it the permit.)
+        EagerContentHandler eager = new EagerContentHandler(qos, new CompletingRetainedContent(MAX_BODY_BYTES + 1));
         GracefulHandler graceful = new GracefulHandler(eager);
         jetty.setHandler(graceful);
         jetty.setErrorHandler(new JsonErrorHandler());
@@ -119,6 +140,29 @@ public final class McpHttpServer implements AutoCloseable {
         jetty.start();
     }
 
+    /** The SDK's 2026-07-28 server with the catalog's tools, for this listener and for stdio. */
+    static io.modelcontextprotocol.modern.server.McpServer modernServer(ToolCatalog tools, String version, List<String> versions) {
+        return io.modelcontextprotocol.modern.server.McpServer.builder()
+                .serverInfo(new io.modelcontextprotocol.modern.McpSchema.Implementation("ragsearch", null, version, null, null, null))
+                .instructions(INSTRUCTIONS)
+                .supportedVersions(versions)
+                .feature(new ModernTools(tools))
+                // No tool asks the client for input, so no request state is ever sealed: refuse any
+                // (the SDK's default would make a random per-process HMAC key and warn about it).
+                .requestStateCodec(new RequestStateCodec() {
+                    @Override
+                    public String seal(McpRequestContext ctx, String state) {
+                        throw new IllegalStateException("ragsearch's tools never ask for input");
+                    }
+
+                    @Override
+                    public String open(McpRequestContext ctx, String sealed) {
+                        return null; // answered "Invalid or expired requestState"
+                    }
+                })
+                .build();
+    }
+
     public int port() {
         return connector.getLocalPort();
     }
@@ -127,5 +171,31 @@ public final class McpHttpServer implements AutoCloseable {
     public void close() throws Exception {
         jetty.stop(); // graceful: waits for calls in flight
         mcp.close();
+        modernTransport.closeGracefully();
+    }
+
+    /**
+     * The SDK's stateless transport as its server sees it, with the 2025 revisions served here:
+     * without 2025-03-26 (its batches are not served), so initialize answers 2025-11-25 (the
+     * list's last) to a client asking for that one.
+     */
+    private record LegacyVersions(McpStatelessServerTransport transport) implements McpStatelessServerTransport {
+
+        @Override
+        public void setMcpHandler(McpStatelessServerHandler handler) {
+            transport.setMcpHandler(handler);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return transport.closeGracefully();
+        }
+
+        @Override
+        public List<String> protocolVersions() {
+            List<String> oldestFirst = new ArrayList<>(McpRequestRules.LEGACY_VERSIONS);
+            Collections.reverse(oldestFirst);
+            return oldestFirst;
+        }
     }
 }

@@ -1,8 +1,10 @@
 package io.ragsearch.mcp;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
@@ -12,7 +14,15 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * What a request to the stateless /mcp endpoint must look like before the SDK sees it. The SDK
+ * What a request to the stateless /mcp endpoint must look like before the SDK sees it, and
+ * which protocol revision serves it: 2026-07-28 (the SDK's new server) when the request claims
+ * it in {@code params._meta} or the MCP-Protocol-Version header, 2025-11-25 / 2025-06-18 (the
+ * SDK's stateless server) otherwise. 2025-03-26 is not served: that revision requires JSON-RPC
+ * batches, which neither server takes, so it is refused as unsupported rather than half served.
+ * A request without the header is taken as 2025-11-25 (the specification says a server SHOULD
+ * assume 2025-03-26; assuming a revision we do not serve would refuse every such client, and
+ * 2025-11-25 is what our initialize negotiates). An unsupported version is -32022 with
+ * {@code data: {supported, requested}}, as the 2026-07-28 revision defines it. The SDK
  * answers some malformed messages with a serialised Java stack trace (or a 500), so every shape
  * it cannot handle cleanly is refused here with a JSON-RPC error: -32700 for unparsable JSON,
  * -32600 for a message that is not a valid request, -32602 for parameters of the wrong kind.
@@ -20,12 +30,31 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class McpRequestRules {
 
-    /** A refusal: HTTP status, JSON-RPC code and message, and the request's id when it had a valid one. */
-    public record Rejection(int status, int code, String message, JsonNode id) {
+    /** A refusal: HTTP status, JSON-RPC code and message, the request's id when it had a valid one, error data or null. */
+    public record Rejection(int status, int code, String message, JsonNode id, Object data) {
+
+        public Rejection(int status, int code, String message, JsonNode id) {
+            this(status, code, message, id, null);
+        }
     }
 
-    /** The spec's default when a request carries no MCP-Protocol-Version header. */
-    static final String DEFAULT_PROTOCOL_VERSION = "2025-03-26";
+    /** A message that passed: which server takes it. */
+    public record Accepted(JsonNode message, boolean modern) {
+    }
+
+    /** The 2026-07-28 revision: {@code server/discover}, {@code _meta} on every request. */
+    public static final String MODERN_VERSION = "2026-07-28";
+    /** Served by the SDK's stateless server. */
+    public static final List<String> LEGACY_VERSIONS = List.of("2025-11-25", "2025-06-18");
+    /** Every revision this endpoint serves, newest first (what {@code server/discover} lists). */
+    public static final List<String> SUPPORTED_VERSIONS = List.of(MODERN_VERSION, "2025-11-25", "2025-06-18");
+    /** What a request without an MCP-Protocol-Version header (and no {@code _meta} claim) is taken to speak. */
+    static final String DEFAULT_PROTOCOL_VERSION = "2025-11-25";
+    /** JSON-RPC code of an unsupported protocol version (2026-07-28), with data {supported, requested}. */
+    public static final int UNSUPPORTED_VERSION = -32022;
+    /** JSON-RPC code of a header that does not mirror the body (2026-07-28). */
+    public static final int HEADER_MISMATCH = -32020;
+    static final String META_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
     private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
     /** Deep nesting is how a parser is made to overflow its stack; no honest MCP message nests this deep. */
     private static final int MAX_NESTING = 64;
@@ -48,25 +77,38 @@ public final class McpRequestRules {
         return maxBodyBytes;
     }
 
-    /** Checks the request line and headers; {@code contentLength} is -1 when unknown. */
+    /**
+     * Checks the request line and headers; {@code contentLength} is -1 when unknown. The
+     * protocol version is judged with the body ({@link #check}), where the request's id is known.
+     */
     public Optional<Rejection> checkHeaders(String method, String contentType, String accept, String protocolVersion,
                                             long contentLength) {
+        return checkHeaders(method, contentType, accept, contentLength, null);
+    }
+
+    /** As above, echoing {@code id} (the request's, when the body could be read) in the refusal. */
+    public Optional<Rejection> checkHeaders(String method, String contentType, String accept, long contentLength, JsonNode id) {
+        return checkRequestLine(method, contentLength).or(() -> checkMediaTypes(contentType, accept, id));
+    }
+
+    /** POST only, and a declared length within the limit: judged before the body is read. */
+    public Optional<Rejection> checkRequestLine(String method, long contentLength) {
         if (!"POST".equals(method)) {
             return reject(405, -32600, "this stateless MCP endpoint takes POST only");
         }
-        if (!isJson(contentType)) {
-            return reject(415, -32600, "Content-Type must be application/json (charset utf-8 if given)");
-        }
-        if (accept == null || !(accept.contains("application/json") && accept.contains("text/event-stream"))) {
-            return reject(406, -32600, "Accept must list application/json and text/event-stream");
-        }
-        String version = protocolVersion == null ? DEFAULT_PROTOCOL_VERSION : protocolVersion.strip();
-        if (!supportedVersions.contains(version)) {
-            return reject(400, -32600, "unsupported MCP-Protocol-Version '" + cut(version) + "'; supported: "
-                    + String.join(", ", supportedVersions));
-        }
         if (contentLength > maxBodyBytes) {
             return reject(413, -32600, "request body exceeds " + maxBodyBytes + " bytes");
+        }
+        return Optional.empty();
+    }
+
+    /** Content-Type and Accept, judged once the body (and so the id to echo) has been read. */
+    public Optional<Rejection> checkMediaTypes(String contentType, String accept, JsonNode id) {
+        if (!isJson(contentType)) {
+            return reject(415, -32600, "Content-Type must be application/json (charset utf-8 if given)", id);
+        }
+        if (accept == null || !(accept.contains("application/json") && accept.contains("text/event-stream"))) {
+            return reject(406, -32600, "Accept must list application/json and text/event-stream", id);
         }
         return Optional.empty();
     }
@@ -93,18 +135,103 @@ public final class McpRequestRules {
         return body;
     }
 
-    /** Checks one message (BOM already removed). */
+    /** Checks one message (BOM already removed) as sent with the newest legacy version's header. */
     public Optional<Rejection> checkBody(byte[] body) {
+        return check(body, LEGACY_VERSIONS.get(0)).rejection();
+    }
+
+    /** A message's verdict: refused, or accepted for one of the two servers. */
+    public record Verdict(Optional<Rejection> rejection, Accepted accepted) {
+    }
+
+    /** Checks one message (BOM already removed) sent with this MCP-Protocol-Version header (null: none). */
+    public Verdict check(byte[] body, String protocolVersionHeader) {
+        Verdict parsed = parse(body);
+        if (parsed.rejection().isPresent()) {
+            return parsed;
+        }
+        JsonNode message = parsed.accepted().message();
+        Optional<Rejection> bad = checkMessage(message);
+        if (bad.isPresent()) {
+            return new Verdict(bad, null);
+        }
+        return route(message, protocolVersionHeader);
+    }
+
+    /** The id of a body that parses as a JSON-RPC object with a valid id; null otherwise (never throws). */
+    public JsonNode readableId(byte[] body) {
+        try {
+            JsonNode message = JSON.readTree(body);
+            JsonNode id = message == null ? null : message.get("id");
+            return id != null && validId(id) ? id : null;
+        } catch (JacksonException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private Verdict parse(byte[] body) {
         if (body.length > maxBodyBytes) {
-            return reject(413, -32600, "request body exceeds " + maxBodyBytes + " bytes");
+            return new Verdict(reject(413, -32600, "request body exceeds " + maxBodyBytes + " bytes"), null);
         }
         JsonNode message;
         try {
             message = JSON.readTree(body);
         } catch (JacksonException e) {
-            return reject(400, -32700, "parse error: the body is not valid JSON (UTF-8, nesting at most "
-                    + MAX_NESTING + " levels)");
+            return new Verdict(reject(400, -32700, "parse error: the body is not valid JSON (UTF-8, nesting at most "
+                    + MAX_NESTING + " levels)"), null);
         }
+        Optional<Rejection> shape = shape(message);
+        return new Verdict(shape, shape.isPresent() ? null : new Accepted(message, false));
+    }
+
+    /**
+     * Which server takes a well-formed message: a 2026-07-28 claim ({@code _meta} version, the
+     * header, or {@code server/discover}) goes to the new server, which checks the rest of
+     * {@code _meta} itself; a request without a claim is a 2025 one, judged by its header.
+     */
+    private Verdict route(JsonNode message, String header) {
+        JsonNode id = message.get("id");
+        String method = message.get("method").asString();
+        JsonNode meta = message.path("params").path("_meta").get(META_VERSION_KEY);
+        String headerVersion = header == null ? null : header.strip();
+        if (meta != null) {
+            String claimed = meta.isString() ? meta.asString() : meta.toString();
+            if (headerVersion != null && !headerVersion.equals(claimed)) {
+                // 2026-07-28: the header mirrors _meta; a mismatch is HeaderMismatch, judged before the version.
+                return new Verdict(Optional.of(new Rejection(400, HEADER_MISMATCH, "MCP-Protocol-Version header '"
+                        + cut(headerVersion) + "' does not match _meta protocol version '" + cut(claimed) + "'",
+                        id != null && validId(id) ? id : null)), null);
+            }
+            if (!supportedVersions.contains(claimed)) {
+                return new Verdict(unsupported(id, claimed), null);
+            }
+            return new Verdict(Optional.empty(), new Accepted(message, claimed.equals(MODERN_VERSION)));
+        }
+        if (MODERN_VERSION.equals(headerVersion) || method.equals("server/discover")) {
+            return new Verdict(Optional.empty(), new Accepted(message, true));
+        }
+        if (method.equals("initialize")) {
+            return new Verdict(Optional.empty(), new Accepted(message, false)); // negotiated in the body
+        }
+        String version = headerVersion == null ? DEFAULT_PROTOCOL_VERSION : headerVersion;
+        if (!supportedVersions.contains(version) || !LEGACY_VERSIONS.contains(version)) {
+            return new Verdict(unsupported(id, version), null);
+        }
+        return new Verdict(Optional.empty(), new Accepted(message, false));
+    }
+
+    private Optional<Rejection> unsupported(JsonNode id, String requested) {
+        String shown = cut(requested);
+        String hint = requested.equals("2025-03-26")
+                ? " (not served: that revision requires JSON-RPC batches; initialize negotiates 2025-11-25)" : "";
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("supported", supportedVersions);
+        data.put("requested", shown);
+        return Optional.of(new Rejection(400, UNSUPPORTED_VERSION, "unsupported protocol version '" + shown + "'" + hint
+                + "; supported: " + String.join(", ", supportedVersions), id != null && validId(id) ? id : null, data));
+    }
+
+    private Optional<Rejection> shape(JsonNode message) {
         if (message == null || message.isMissingNode()) {
             return reject(400, -32700, "parse error: the body is empty, not valid JSON");
         }
@@ -113,7 +240,7 @@ public final class McpRequestRules {
                     ? "batches are not supported: send one JSON-RPC message per request"
                     : "the body must be one JSON-RPC message object");
         }
-        return checkMessage(message);
+        return Optional.empty();
     }
 
     private Optional<Rejection> checkMessage(JsonNode message) {

@@ -9,10 +9,6 @@ import static io.ragsearch.mcp.Schemas.object;
 import static io.ragsearch.mcp.Schemas.props;
 import static io.ragsearch.mcp.Schemas.string;
 
-import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecification;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
-import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 import io.ragsearch.metrics.Metrics;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Document;
@@ -29,7 +25,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
-/** The four read-only MCP tools over the project catalog. */
+/**
+ * The four read-only MCP tools over the project catalog, defined once for both protocol
+ * revisions ({@link ToolDefinition}); {@link ToolCatalog} runs them.
+ */
 public final class SearchTools {
 
     /** Longer than any real statute or article title; the full title stays in the corpus file. */
@@ -37,22 +36,22 @@ public final class SearchTools {
 
     private final ProjectCatalog catalog;
     private final SearchService search;
-    private final ToolExecutor executor;
+    private final Metrics metrics;
     private final Metrics.Histogram searchSeconds;
 
-    public SearchTools(ProjectCatalog catalog, SearchService search, ToolExecutor executor, Metrics metrics) {
+    public SearchTools(ProjectCatalog catalog, SearchService search, Metrics metrics) {
         this.catalog = catalog;
         this.search = search;
-        this.executor = executor;
+        this.metrics = metrics;
         this.searchSeconds = metrics.histogram("ragsearch_search_seconds",
                 "Search latency on a tool thread: retrieval, rerank (with its wait) and gate", Metrics.LATENCY_BUCKETS);
     }
 
-    public List<AsyncToolSpecification> specifications() {
+    public List<ToolDefinition> definitions() {
         return List.of(listProjects(), searchTool(), listDocuments(), readArticle());
     }
 
-    private AsyncToolSpecification listProjects() {
+    private ToolDefinition listProjects() {
         Map<String, Object> project = object(props(
                 "name", string("project name to pass to the other tools"),
                 "description", string("what the project holds"),
@@ -63,15 +62,12 @@ public final class SearchTools {
                 "rerank", string("what reranking does in this project"),
                 "corpusVersion", string("identifies the indexed content")),
                 List.of("name", "description", "documents", "articles", "retrieval", "corpusVersion"));
-        Tool tool = Tool.builder()
-                .name("list_projects")
-                .title("List document projects")
+        ToolSpec tool = new ToolSpec("list_projects", "List document projects")
                 .description("Lists the document collections (projects) this server can search, with their sizes.")
                 .inputSchema(closedObject(props(), List.of()))
                 .outputSchema(object(props("projects", array(project)), List.of("projects")))
-                .annotations(readOnly("List document projects"))
-                .build();
-        return spec(tool, args -> {
+                .hints(readOnly("List document projects"));
+        return tool.body(args -> {
             List<ProjectSummary> projects = catalog.all().stream().map(ProjectSummary::of).toList();
             StringBuilder text = new StringBuilder(projects.size() + " project(s):\n");
             for (ProjectSummary p : projects) {
@@ -83,7 +79,7 @@ public final class SearchTools {
         });
     }
 
-    private AsyncToolSpecification searchTool() {
+    private ToolDefinition searchTool() {
         int maxK = search.limits().maxTopK();
         Map<String, Object> hit = object(props(
                 "document", string("document id (use with read_article)"),
@@ -98,9 +94,7 @@ public final class SearchTools {
                 "bestScore", number("relevance of the best candidate: the evidence the gate judged"),
                 "threshold", number("best relevance a query needs for results to be returned")),
                 List.of("passed", "bestScore", "threshold"));
-        Tool tool = Tool.builder()
-                .name("search")
-                .title("Search articles")
+        ToolSpec tool = new ToolSpec("search", "Search articles")
                 .description("Finds the articles of a project that answer a question (Korean or English). "
                         + "Returns the supporting articles with document id and article label, or no results when "
                         + "nothing in the project supports an answer (see gate). Query: at most "
@@ -117,14 +111,16 @@ public final class SearchTools {
                         "reranker", string("reranker applied: none, a cross-encoder, or the cost stand-in (order unchanged)"),
                         "results", array(hit),
                         "gate", gate), List.of("project", "query", "results", "gate")))
-                .annotations(readOnly("Search articles"))
-                .build();
-        return spec(tool, args -> {
+                .hints(readOnly("Search articles"));
+        return tool.body(args -> {
             long t0 = System.nanoTime();
             try {
                 SearchResponse response = search.search(requiredString(args, "project"), requiredString(args, "query"),
                         optionalInt(args, "top_k"));
                 SearchResponse shown = capTitles(response);
+                if (!response.gate().passed()) {
+                    refusals(response.project()).inc();
+                }
                 return ToolResults.success(render(shown), shown);
             } finally {
                 searchSeconds.observe((System.nanoTime() - t0) / 1e9);
@@ -132,21 +128,18 @@ public final class SearchTools {
         });
     }
 
-    private AsyncToolSpecification listDocuments() {
+    private ToolDefinition listDocuments() {
         Map<String, Object> doc = object(props(
                 "id", string("document id"),
                 "title", string("document title"),
                 "articles", integer("number of articles", 0, Integer.MAX_VALUE)),
                 List.of("id", "title", "articles"));
-        Tool tool = Tool.builder()
-                .name("list_documents")
-                .title("List documents of a project")
+        ToolSpec tool = new ToolSpec("list_documents", "List documents of a project")
                 .description("Lists the documents of a project with their ids and titles.")
                 .inputSchema(closedObject(props("project", string("project name, from list_projects")), List.of("project")))
                 .outputSchema(object(props("project", string("project name"), "documents", array(doc)), List.of("project", "documents")))
-                .annotations(readOnly("List documents of a project"))
-                .build();
-        return spec(tool, args -> {
+                .hints(readOnly("List documents of a project"));
+        return tool.body(args -> {
             Project project = catalog.get(requiredString(args, "project"));
             List<DocumentSummary> docs = project.corpus().documents().stream()
                     .map(d -> new DocumentSummary(d.id(), cap(d.title()), d.articles().size())).toList();
@@ -157,10 +150,8 @@ public final class SearchTools {
         });
     }
 
-    private AsyncToolSpecification readArticle() {
-        Tool tool = Tool.builder()
-                .name("read_article")
-                .title("Read one article")
+    private ToolDefinition readArticle() {
+        ToolSpec tool = new ToolSpec("read_article", "Read one article")
                 .description("Returns the full text of one article, by document id and article label (e.g. 제18조, 제76조의3, Article 4).")
                 .inputSchema(closedObject(props(
                         "project", string("project name"),
@@ -174,9 +165,8 @@ public final class SearchTools {
                         "title", string("article title"),
                         "deleted", bool("true when the article was deleted (삭제); it is then not evidence"),
                         "text", string("article text")), List.of("project", "document", "article", "title", "deleted", "text")))
-                .annotations(readOnly("Read one article"))
-                .build();
-        return spec(tool, args -> {
+                .hints(readOnly("Read one article"));
+        return tool.body(args -> {
             Project project = catalog.get(requiredString(args, "project"));
             Document doc = project.document(requiredString(args, "document"));
             String label = requiredString(args, "article");
@@ -190,16 +180,54 @@ public final class SearchTools {
         });
     }
 
-    private AsyncToolSpecification spec(Tool tool, Function<Map<String, Object>, CallToolResult> body) {
-        return AsyncToolSpecification.builder()
-                .tool(tool)
-                .callHandler((context, request) -> executor.submit(tool.name(),
-                        () -> body.apply(request.arguments() == null ? Map.of() : request.arguments())))
-                .build();
+    private static ToolDefinition.Hints readOnly(String title) {
+        return ToolDefinition.Hints.readOnly(title);
     }
 
-    private static ToolAnnotations readOnly(String title) {
-        return new ToolAnnotations(title, true, false, true, false, null);
+    /** Collects a definition's parts in the order the code reads best. */
+    private static final class ToolSpec {
+        private final String name;
+        private final String title;
+        private String description;
+        private Map<String, Object> input;
+        private Map<String, Object> output;
+        private ToolDefinition.Hints hints;
+
+        ToolSpec(String name, String title) {
+            this.name = name;
+            this.title = title;
+        }
+
+        ToolSpec description(String d) {
+            description = d;
+            return this;
+        }
+
+        ToolSpec inputSchema(Map<String, Object> s) {
+            input = s;
+            return this;
+        }
+
+        ToolSpec outputSchema(Map<String, Object> s) {
+            output = s;
+            return this;
+        }
+
+        ToolSpec hints(ToolDefinition.Hints h) {
+            hints = h;
+            return this;
+        }
+
+        ToolDefinition body(Function<Map<String, Object>, ToolOutcome> body) {
+            return new ToolDefinition(name, title, description, input, output, hints, body);
+        }
+    }
+
+    /** "No supporting documents" answers, per project: a tool success, but the number to watch for a corpus gap. */
+    private Metrics.Counter refusals(String project) {
+        return metrics.counter("ragsearch_search_refusals_total",
+                "Searches answered \"no supporting documents\" (the relevance gate refused), by project",
+                "project=\"" + Metrics.labelValue(project) + "\"");
     }
 
     /**

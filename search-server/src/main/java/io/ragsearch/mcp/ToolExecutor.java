@@ -1,6 +1,5 @@
 package io.ragsearch.mcp;
 
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.ragsearch.metrics.Metrics;
 import io.ragsearch.rerank.RerankBusyException;
 import io.ragsearch.search.InvalidRequestException;
@@ -54,10 +53,10 @@ public final class ToolExecutor implements AutoCloseable {
         return running.get();
     }
 
-    public Mono<CallToolResult> submit(String tool, Supplier<CallToolResult> body) {
+    public Mono<ToolOutcome> submit(String tool, Supplier<ToolOutcome> body) {
         return Mono.defer(() -> {
             long queuedAt = System.nanoTime();
-            CompletableFuture<CallToolResult> future;
+            CompletableFuture<ToolOutcome> future;
             try {
                 future = CompletableFuture.supplyAsync(() -> run(tool, body, queuedAt), pool);
             } catch (RejectedExecutionException e) {
@@ -70,13 +69,13 @@ public final class ToolExecutor implements AutoCloseable {
         });
     }
 
-    private CallToolResult run(String tool, Supplier<CallToolResult> body, long queuedAt) {
+    private ToolOutcome run(String tool, Supplier<ToolOutcome> body, long queuedAt) {
         long start = System.nanoTime();
         queueWait.observe((start - queuedAt) / 1e9);
         running.incrementAndGet();
         try {
-            CallToolResult result = body.get();
-            count(tool, Boolean.TRUE.equals(result.isError()) ? "error" : "ok");
+            ToolOutcome result = body.get();
+            count(tool, result.isError() ? "error" : "ok");
             return result;
         } catch (NotFoundException | InvalidRequestException | RerankBusyException e) {
             count(tool, "error");
@@ -94,7 +93,13 @@ public final class ToolExecutor implements AutoCloseable {
         }
     }
 
-    private void count(String tool, String outcome) {
+    /**
+     * Counts one call in {@code ragsearch_tool_calls_total}: outcomes {@code ok}, {@code error}
+     * (a tool error such as an unknown project), {@code busy}, {@code failure} (our bug),
+     * {@code invalid} (arguments refused by the input schema, the body never ran) and
+     * {@code unknown_tool} (counted under tool="unknown": names are the caller's, not ours).
+     */
+    void count(String tool, String outcome) {
         metrics.counter("ragsearch_tool_calls_total", "Tool calls by tool and outcome",
                 "tool=\"" + tool + "\",outcome=\"" + outcome + "\"").inc();
     }

@@ -1,27 +1,16 @@
 package io.ragsearch.mcp;
 
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import java.util.List;
-
 /** Tool results: text for people and models, structuredContent for programs. */
 final class ToolResults {
 
     private ToolResults() {
     }
 
-    static CallToolResult success(String text, Object structured) {
-        return CallToolResult.builder()
-                .content(List.of(new TextContent(text)))
-                .structuredContent(structured)
-                .isError(false)
-                .build();
+    static ToolOutcome success(String text, Object structured) {
+        return ToolOutcome.success(text, structured);
     }
 
-    static CallToolResult error(String message) {
-        return CallToolResult.builder()
-                .content(List.of(new TextContent(message)))
-                .isError(true)
-                .build();
+    static ToolOutcome error(String message) {
+        return ToolOutcome.error(message);
     }
 }

@@ -21,40 +21,96 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Rejects malformed transport requests before the SDK sees them, with a clean JSON-RPC error
  * ({@link McpRequestRules} says what is malformed): the SDK's own rejections serialise a Java
- * stack trace to the client.
+ * stack trace to the client. Echoes the request's id whenever the body could be read. Marks
+ * each passing request with the revision that serves it ({@link #MODERN_ATTRIBUTE}), and
+ * answers for the 2025 revisions what the catalog decides there (unknown tool, cursor), since
+ * the SDK's stateless server would answer a placeholder or ignore the cursor.
  */
 final class TransportGuardFilter implements Filter {
 
+    /** Request attribute: Boolean.TRUE when the 2026-07-28 server takes the request. */
+    static final String MODERN_ATTRIBUTE = "io.ragsearch.mcp.modern";
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransportGuardFilter.class);
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private final McpRequestRules rules;
+    private final ToolCatalog catalog;
 
-    TransportGuardFilter(McpRequestRules rules) {
+    TransportGuardFilter(McpRequestRules rules, ToolCatalog catalog) {
         this.rules = rules;
+        this.catalog = catalog;
     }
 
     @Override
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
         HttpServletRequest request = (HttpServletRequest) req;
         HttpServletResponse response = (HttpServletResponse) res;
-        Optional<McpRequestRules.Rejection> bad = rules.checkHeaders(request.getMethod(), request.getContentType(),
-                request.getHeader("Accept"), request.getHeader("MCP-Protocol-Version"), request.getContentLengthLong());
-        if (bad.isEmpty()) {
-            byte[] body = McpRequestRules.withoutBom(request.getInputStream().readNBytes((int) rules.maxBodyBytes() + 1));
-            bad = rules.checkBody(body);
-            if (bad.isEmpty()) {
-                chain.doFilter(new CachedBodyRequest(request, body), res);
+        Optional<McpRequestRules.Rejection> bad = rules.checkRequestLine(request.getMethod(), request.getContentLengthLong());
+        if (bad.isPresent()) {
+            refuse(response, bad.get());
+            return;
+        }
+        byte[] body = McpRequestRules.withoutBom(request.getInputStream().readNBytes((int) rules.maxBodyBytes() + 1));
+        JsonNode id = body.length > rules.maxBodyBytes() ? null : rules.readableId(body);
+        bad = rules.checkRequestLine("POST", body.length).or(() -> rules.checkMediaTypes(request.getContentType(),
+                request.getHeader("Accept"), id));
+        if (bad.isPresent()) {
+            refuse(response, bad.get());
+            return;
+        }
+        McpRequestRules.Verdict verdict = rules.check(body, request.getHeader("MCP-Protocol-Version"));
+        if (verdict.rejection().isPresent()) {
+            refuse(response, verdict.rejection().get());
+            return;
+        }
+        JsonNode message = verdict.accepted().message();
+        String method = message.get("method").asString();
+        if (method.equals("notifications/cancelled")) {
+            // Stateless: every call lives in its own HTTP request, which the client closes to cancel.
+            LOG.debug("cancellation notice for request {}", message.path("params").path("requestId"));
+            response.setStatus(202);
+            return;
+        }
+        if (!verdict.accepted().modern()) {
+            Optional<String> refusal = legacyRefusal(method, message.path("params"));
+            if (refusal.isPresent()) {
+                reject(response, 200, -32602, refusal.get(), id, null);
                 return;
             }
         }
-        if (bad.get().status() == 405) {
+        request.setAttribute(MODERN_ATTRIBUTE, verdict.accepted().modern());
+        chain.doFilter(new CachedBodyRequest(request, body), res);
+    }
+
+    /** What the catalog refuses that the SDK's 2025 server would not. */
+    private Optional<String> legacyRefusal(String method, JsonNode params) {
+        if (method.equals("tools/list")) {
+            JsonNode cursor = params.get("cursor");
+            return ToolCatalog.badCursor(cursor == null || cursor.isNull() ? null : cursor.isString() ? cursor.asString() : cursor.toString());
+        }
+        if (method.equals("tools/call")) {
+            String name = params.path("name").asString();
+            if (catalog.find(name).isEmpty()) {
+                return Optional.of(catalog.unknownTool(name));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void refuse(HttpServletResponse response, McpRequestRules.Rejection r) throws IOException {
+        // A client's mistake, not the server's: below WARN.
+        LOG.debug("refused: {} {}", r.status(), r.message());
+        if (r.status() == 405) {
             response.setHeader("Allow", "POST");
         }
-        reject(response, bad.get().status(), bad.get().code(), bad.get().message(), bad.get().id());
+        reject(response, r.status(), r.code(), r.message(), r.id(), r.data());
     }
 
     /** The request with its body already read, so the transport can read it again. */
@@ -115,16 +171,20 @@ final class TransportGuardFilter implements Filter {
 
     /** A clean JSON-RPC error response; the auth and Origin filters answer through it too. */
     static void reject(HttpServletResponse response, int status, int code, String message) throws IOException {
-        reject(response, status, code, message, null);
+        reject(response, status, code, message, null, null);
     }
 
-    static void reject(HttpServletResponse response, int status, int code, String message, JsonNode id) throws IOException {
+    static void reject(HttpServletResponse response, int status, int code, String message, JsonNode id, Object data)
+            throws IOException {
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("code", code);
         error.put("message", message);
+        if (data != null) {
+            error.put("data", data);
+        }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("jsonrpc", "2.0");
         body.put("id", id);

@@ -20,16 +20,38 @@ public final class Metrics {
 
     private final Map<String, Family> families = new ConcurrentSkipListMap<>();
 
+    /** Family keys are {@code name{labels}}: '{' sorts after every name character, so one name's series stay together. */
     public Counter counter(String name, String help, String labels) {
         return (Counter) families.computeIfAbsent(name + "{" + labels + "}", k -> new Counter(name, help, labels));
     }
 
     public void gauge(String name, String help, DoubleSupplier value) {
-        families.put(name, new Gauge(name, help, value));
+        gauge(name, help, "", value);
+    }
+
+    /** A gauge with one label set, e.g. {@code area="heap"}; the same name with other labels is the same family. */
+    public void gauge(String name, String help, String labels, DoubleSupplier value) {
+        families.put(name + "{" + labels + "}", new Gauge(name, help, labels, value, "gauge"));
+    }
+
+    /**
+     * A counter whose value something else keeps (a count that only grows, read when scraped):
+     * typed {@code counter}, so its name ends in {@code _total}.
+     */
+    public void counterFunction(String name, String help, DoubleSupplier value) {
+        if (!name.endsWith("_total")) {
+            throw new IllegalArgumentException("a counter's name ends in _total: " + name);
+        }
+        families.put(name + "{}", new Gauge(name, help, "", value, "counter"));
     }
 
     public Histogram histogram(String name, String help, double[] buckets) {
-        return (Histogram) families.computeIfAbsent(name, k -> new Histogram(name, help, buckets));
+        return (Histogram) families.computeIfAbsent(name + "{}", k -> new Histogram(name, help, buckets));
+    }
+
+    /** A label value escaped for the text format (backslash, quote, newline). */
+    public static String labelValue(String v) {
+        return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 
     public String render() {
@@ -100,22 +122,28 @@ public final class Metrics {
         }
     }
 
+    /** A value read when scraped: a gauge, or a counter kept elsewhere. */
     private static final class Gauge extends Family {
+        private final String labels;
         private final DoubleSupplier value;
+        private final String type;
 
-        Gauge(String name, String help, DoubleSupplier value) {
+        Gauge(String name, String help, String labels, DoubleSupplier value, String type) {
             super(name, help);
+            this.labels = labels;
             this.value = value;
+            this.type = type;
         }
 
         @Override
         String type() {
-            return "gauge";
+            return type;
         }
 
         @Override
         void render(StringBuilder out) {
-            out.append(name).append(' ').append(number(value.getAsDouble())).append('\n');
+            out.append(name).append(labels.isEmpty() ? "" : "{" + labels + "}").append(' ')
+                    .append(number(value.getAsDouble())).append('\n');
         }
     }
 

@@ -7,6 +7,7 @@ import io.ragsearch.calibrate.NativeMemorySettings;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.mcp.McpHttpServer;
 import io.ragsearch.mcp.SearchTools;
+import io.ragsearch.mcp.ToolCatalog;
 import io.ragsearch.mcp.ToolExecutor;
 import io.ragsearch.metrics.Metrics;
 import io.ragsearch.refresh.DatabaseSync;
@@ -90,8 +91,8 @@ public final class SearchServerApp implements AutoCloseable {
         calibration = StartupCalibration.run(settings.models().calibration(), assembly.rerankers().all(),
                 s.limits().candidates(), metrics).orElse(null);
         executor = new ToolExecutor(s.tools(), metrics);
-        SearchTools tools = new SearchTools(catalog, search, executor, metrics);
-        mcp = new McpHttpServer(s.mcp(), s.security(), tools.specifications(), Version.current());
+        SearchTools tools = new SearchTools(catalog, search, metrics);
+        mcp = new McpHttpServer(s.mcp(), s.security(), new ToolCatalog(tools.definitions(), executor), Version.current());
         mcp.start();
         health.markStarted();
         settings.database().ifPresent(this::startDatabaseSync);

@@ -35,6 +35,21 @@ class CorpusLoaderTest {
     }
 
     @Test
+    void aCorpusFoldersPaperworkIsNotServedAsDocuments() throws IOException {
+        Files.createDirectories(dir.resolve("laws"));
+        Files.writeString(dir.resolve("leave.md"), "##### 제1조 (목적)\n목적.\n");
+        for (String paperwork : List.of("SOURCE.txt", "README.md", "laws/readme.markdown", "LICENSE.txt", "LICENCE", "License-ko.md",
+                "source_notes.txt")) {
+            Files.writeString(dir.resolve(paperwork), "# About this corpus\nWhere the statutes come from.\n");
+        }
+        Files.writeString(dir.resolve("laws/sources-of-law.md"), "##### 제1조 (법원)\n법원.\n");
+
+        Corpus corpus = new CorpusLoader(false, List.of("**")).load("p", dir).corpus();
+
+        assertEquals(List.of("laws/sources-of-law", "leave"), corpus.documents().stream().map(Document::id).toList());
+    }
+
+    @Test
     void aMountedConfigMapCountsEachFileOnce() throws IOException {
         // The kubelet's layout: real files in a timestamped dot-directory, ..data linking to it,
         // and one top-level link per key.
@@ -67,8 +82,8 @@ class CorpusLoaderTest {
     @Test
     void includeGlobsChooseTheFiles() throws IOException {
         Files.writeString(dir.resolve("law.md"), "##### 제1조 (목적)\n목적.\n");
-        Files.writeString(dir.resolve("SOURCE.txt"), "Where the files came from.\n");
-        assertEquals(List.of("SOURCE", "law"), new CorpusLoader(false).load("p", dir).corpus().documents().stream()
+        Files.writeString(dir.resolve("notes.txt"), "# Notes\nKept beside the rules.\n");
+        assertEquals(List.of("law", "notes"), new CorpusLoader(false).load("p", dir).corpus().documents().stream()
                 .map(Document::id).toList());
         assertEquals(List.of("law"), new CorpusLoader(false, List.of("*.md")).load("p", dir).corpus().documents().stream()
                 .map(Document::id).toList());

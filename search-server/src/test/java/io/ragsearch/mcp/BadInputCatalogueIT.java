@@ -175,11 +175,13 @@ class BadInputCatalogueIT {
                     new RpcError(405, -32600, "POST only")));
         }
         cases.add(post("MCP-Protocol-Version garbage", ping(1), headers("MCP-Protocol-Version", "garbage"),
-                new RpcError(400, -32600, "supported: 2025-03-26, 2025-06-18, 2025-11-25")));
+                new RpcError(400, -32022, "supported: 2026-07-28, 2025-11-25, 2025-06-18")));
         cases.add(post("MCP-Protocol-Version 1999-01-01", ping(1), headers("MCP-Protocol-Version", "1999-01-01"),
-                new RpcError(400, -32600, "unsupported MCP-Protocol-Version '1999-01-01'")));
+                new RpcError(400, -32022, "unsupported protocol version '1999-01-01'")));
         cases.add(post("MCP-Protocol-Version of 2 KB", ping(1), headers("MCP-Protocol-Version", "v".repeat(2_000)),
-                new RpcError(400, -32600, "unsupported MCP-Protocol-Version 'vvvv")));
+                new RpcError(400, -32022, "unsupported protocol version 'vvvv")));
+        cases.add(post("MCP-Protocol-Version 2025-03-26 (dropped: its batches are not served)", ping(1),
+                headers("MCP-Protocol-Version", "2025-03-26"), new RpcError(400, -32022, "requires JSON-RPC batches")));
         cases.add(post("a 100 KB header", ping(1), headers("X-Filler", "f".repeat(100_000)),
                 new RpcError(431, -32600, "HTTP 431 Request Header Fields Too Large")));
         cases.add(post("MCP-Protocol-Version 2025-06-18", ping(1), headers("MCP-Protocol-Version", "2025-06-18"), new Ok("\"result\"", null)));
@@ -196,7 +198,8 @@ class BadInputCatalogueIT {
         cases.add(post("token without Bearer", ping(1), headers("Authorization", TOKEN), new RpcError(401, -32001, "missing bearer token")));
 
         // Tool arguments
-        cases.add(tool("unknown tool", "drop_tables", "{}", new ToolError("")));
+        cases.add(tool("unknown tool", "drop_tables", "{}",
+                new ToolError("unknown tool 'drop_tables'; this server's tools: list_projects, search, list_documents, read_article")));
         cases.add(tool("unknown project", "search", "{\"project\":\"nope\",\"query\":\"leave\"}", new ToolError("unknown project 'nope'")));
         cases.add(tool("query is a number", "search", "{\"project\":\"handbook-en\",\"query\":5}", new ToolError("")));
         cases.add(tool("project null", "search", "{\"project\":null,\"query\":\"leave\"}", new ToolError("")));

@@ -60,6 +60,21 @@ class BearerTokenAuthIT {
     }
 
     @Test
+    void theNewRevisionIsGuardedTheSameWay() throws Exception {
+        String discover = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":"
+                + "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+        Map<String, String> headers = new HashMap<>(TestServers.JSON_HEADERS);
+        headers.put("MCP-Protocol-Version", "2026-07-28");
+        headers.put("Mcp-Method", "server/discover");
+        var none = TestServers.raw(app.mcpPort(), "POST", "127.0.0.1", headers, discover);
+        assertEquals(401, none.status(), none.body());
+        headers.put("Authorization", "Bearer s3cret-token");
+        var ok = TestServers.raw(app.mcpPort(), "POST", "127.0.0.1", headers, discover);
+        assertEquals(200, ok.status(), ok.body());
+        assertTrue(ok.body().contains("\"supportedVersions\""), ok.body());
+    }
+
+    @Test
     void adminEndpointsNeedNoToken() throws Exception {
         HttpResponse<String> live = HttpClient.newHttpClient().send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + "/livez")).build(),

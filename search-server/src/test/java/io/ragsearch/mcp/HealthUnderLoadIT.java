@@ -39,6 +39,19 @@ class HealthUnderLoadIT {
 
     @Test
     void livezAnswersFastWhileEveryToolThreadIsBusy() throws Exception {
+        livezUnderLoad(false);
+    }
+
+    /**
+     * The same on MCP 2026-07-28. The SDK's new server runs a sync tool on the Jetty request
+     * thread; ours run on the tool pool on both revisions, which the saturation wait proves.
+     */
+    @Test
+    void livezAnswersFastWhileEveryToolThreadIsBusyOnTheNewRevision() throws Exception {
+        livezUnderLoad(true);
+    }
+
+    private void livezUnderLoad(boolean modern) throws Exception {
         try (SearchServerApp app = TestServers.startSample(TestServers.server("127.0.0.1", 2, 64, null))) {
             String longQuery = ("annual leave sick leave remote work overtime hotel meals mileage password laptop gifts "
                     + "confidentiality parental ").repeat(10).substring(0, 990);
@@ -49,6 +62,14 @@ class HealthUnderLoadIT {
             List<Future<?>> load = new ArrayList<>();
             for (int i = 0; i < CLIENTS; i++) {
                 load.add(clients.submit(() -> {
+                    if (modern) {
+                        io.modelcontextprotocol.modern.client.McpSyncClient client = ProtocolRevisionsIT.modernClient(app.mcpPort());
+                        while (running.get()) {
+                            var r = client.tool("search").arguments(Map.of("project", "handbook-en", "query", longQuery, "top_k", 5)).call();
+                            (Boolean.TRUE.equals(r.isError()) ? failed : ok).incrementAndGet();
+                        }
+                        return null;
+                    }
                     McpSyncClient client = TestServers.client(app.mcpPort());
                     try {
                         while (running.get()) {
@@ -93,9 +114,9 @@ class HealthUnderLoadIT {
             double p50 = millis.get(millis.size() / 2);
             double p99 = millis.get((int) Math.ceil(millis.size() * 0.99) - 1);
             double max = millis.get(millis.size() - 1);
-            System.out.printf(Locale.ROOT, "[health-under-load] searches ok=%d failed=%d; tool pool saturated in %d/%d samples; "
-                    + "livez n=%d p50=%.1f ms p99=%.1f ms max=%.1f ms%n", ok.get(), failed.get(), saturated, samples,
-                    millis.size(), p50, p99, max);
+            System.out.printf(Locale.ROOT, "[health-under-load %s] searches ok=%d failed=%d; tool pool saturated in %d/%d samples; "
+                    + "livez n=%d p50=%.1f ms p99=%.1f ms max=%.1f ms%n", modern ? "2026-07-28" : "2025-11-25", ok.get(),
+                    failed.get(), saturated, samples, millis.size(), p50, p99, max);
             assertEquals(0, failed.get(), "searches failed under load");
             assertTrue(ok.get() > CLIENTS, "load ran: " + ok.get());
             assertTrue(saturated * 2 > samples, "tool threads were busy for most of the run: " + saturated + "/" + samples);

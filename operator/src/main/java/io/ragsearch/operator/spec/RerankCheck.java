@@ -52,17 +52,16 @@ final class RerankCheck {
             }
             return c.getIntVal();
         }
-        String s = c.getStrVal() == null ? "" : c.getStrVal().strip();
+        String s = c.getStrVal() == null ? "" : c.getStrVal();
         if (s.equals("auto")) {
             return null;
         }
-        try {
-            int n = Integer.parseInt(s);
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
+        // The CRD's rule takes a string only when it is exactly auto: a quoted number is refused
+        // there, so it is refused here too (render would otherwise pass what the API server refuses).
+        if (s.strip().matches("[0-9]+")) {
+            problems.add("spec.rerank.concurrency must be auto or a whole number of at least 1, got the string '" + s
+                    + "': write the number without quotes");
+            return null;
         }
         problems.add("spec.rerank.concurrency must be auto or a whole number of at least 1, got '" + s + "'");
         return null;

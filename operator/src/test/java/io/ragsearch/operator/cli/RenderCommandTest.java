@@ -151,6 +151,22 @@ class RenderCommandTest {
     }
 
     @Test
+    void renderAndTheCrdAgreeOnTheConcurrencysType(@TempDir Path dir) throws Exception {
+        // The CRD: an integer, or the string auto (x-kubernetes-int-or-string with a CEL rule). A quoted number is a string.
+        Path quoted = dir.resolve("quoted.yaml");
+        Files.writeString(quoted, Files.readString(EXAMPLE).replace("concurrency: auto", "concurrency: \"3\""));
+        Run refused = render("-f", quoted.toString());
+        assertEquals(2, refused.exit());
+        assertTrue(refused.err().contains("spec.rerank.concurrency must be auto or a whole number of at least 1, got the string '3'"),
+                refused.err());
+        Path number = dir.resolve("number.yaml");
+        Files.writeString(number, Files.readString(EXAMPLE).replace("concurrency: auto", "concurrency: 3"));
+        assertEquals(0, render("-f", number.toString()).exit());
+        String crd = Files.readString(Path.of("../crds/ragsearches.ragsearch.io-v1.yml"));
+        assertTrue(crd.contains("type(self) == int ? self >= 1 : self == 'auto'"), "the CRD's rule this mirrors");
+    }
+
+    @Test
     void outOfRangeQuantitiesAreNamedWithTheirRange(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("huge.yaml");
         Files.writeString(file, Files.readString(EXAMPLE).replace("memory: 1500Mi", "memory: 999999Ti")

@@ -168,10 +168,27 @@ class HelmChartTest {
     }
 
     @Test
+    void valuesOfTheWrongTypeAndUnknownKeysAreRefusedByTheSchema() {
+        // values.schema.json: without it each of these rendered with exit 0.
+        for (String[] bad : new String[][] {{"replicas", "two", "replicas"}, {"healthPort", "abc", "healthPort"},
+                {"replicaz", "3", "replicaz"}, {"image.pullPolicy", "Sometimes", "pullPolicy"},
+                {"leaderElection.enabled", "yes", "enabled"}, {"rbac.scoop", "cluster", "scoop"}}) {
+            Exception e = assertThrows(Exception.class, () -> new Helm(CHART).template().withName("rs").set(bad[0], bad[1]).call(),
+                    bad[0] + "=" + bad[1]);
+            assertTrue(e.getMessage().contains("values don't meet the specifications of the schema"), e.getMessage());
+            assertTrue(e.getMessage().contains(bad[2]), bad[0] + "=" + bad[1] + ": " + e.getMessage());
+        }
+        List<HasMetadata> ok = parse(new Helm(CHART).template().withName("rs").withNamespace("ops")
+                .set("replicas", "3").set("healthPort", "9090").set("resources.limits.cpu", "1").call());
+        assertEquals(3, of(ok, Deployment.class).getSpec().getReplicas());
+    }
+
+    @Test
     void aWrongScopeFailsWithAMessage() {
         Exception e = assertThrows(Exception.class, () -> new Helm(CHART).template().withName("rs")
                 .set("rbac.scope", "everything").call());
-        assertTrue(e.getMessage().contains("rbac.scope must be cluster or namespace"), e.getMessage());
+        // The values schema answers first (the template's own check stays for a values file Helm does not validate).
+        assertTrue(e.getMessage().contains("rbac.scope must be one of the following: \"cluster\", \"namespace\""), e.getMessage());
     }
 
     @Test

@@ -1,0 +1,24 @@
+package io.ragsearch.mcp;
+
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * One tool as both protocol revisions publish it: the same name, schemas and annotations, and
+ * the same body. {@link LegacyTools} and {@link ModernTools} turn it into each SDK's own types.
+ *
+ * @param inputSchema  JSON Schema 2020-12 of the arguments (closed objects)
+ * @param outputSchema JSON Schema of {@link ToolOutcome#structured()} on success
+ * @param body         runs on a tool thread with arguments already checked against the input schema
+ */
+public record ToolDefinition(String name, String title, String description, Map<String, Object> inputSchema,
+                             Map<String, Object> outputSchema, Hints hints, Function<Map<String, Object>, ToolOutcome> body) {
+
+    /** The annotations every client sees: all four tools are read-only, idempotent and closed-world. */
+    public record Hints(String title, boolean readOnly, boolean destructive, boolean idempotent, boolean openWorld) {
+
+        static Hints readOnly(String title) {
+            return new Hints(title, true, false, true, false);
+        }
+    }
+}

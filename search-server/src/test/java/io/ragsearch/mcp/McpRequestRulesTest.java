@@ -1,0 +1,69 @@
+package io.ragsearch.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Which server takes a request, and what an unsupported or mismatched version gets. */
+class McpRequestRulesTest {
+
+    private static final McpRequestRules RULES = new McpRequestRules(McpRequestRules.SUPPORTED_VERSIONS, 1 << 20);
+
+    private static McpRequestRules.Verdict check(String body, String header) {
+        return RULES.check(body.getBytes(StandardCharsets.UTF_8), header);
+    }
+
+    private static String withMeta(String version) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":"
+                + "{\"io.modelcontextprotocol/protocolVersion\":\"" + version + "\"}}}";
+    }
+
+    @Test
+    void aRevision2026ClaimGoesToTheNewServerAndEverythingElseToThe2025One() {
+        assertTrue(check(withMeta("2026-07-28"), "2026-07-28").accepted().modern());
+        assertTrue(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", "2026-07-28").accepted().modern(),
+                "the header alone: the new server says what _meta lacks");
+        assertTrue(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\"}", null).accepted().modern());
+        assertFalse(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\"}}",
+                null).accepted().modern(), "initialize negotiates in its body");
+        assertFalse(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", null).accepted().modern(), "no header: 2025-11-25");
+        assertFalse(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "2025-06-18").accepted().modern());
+    }
+
+    @Test
+    void anUnsupportedVersionIsMinus32022WithSupportedAndRequestedAndTheId() {
+        for (String version : List.of("2025-03-26", "2024-11-05", "garbage")) {
+            McpRequestRules.Rejection r = check("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"ping\"}", version).rejection().orElseThrow();
+            assertEquals(400, r.status());
+            assertEquals(-32022, r.code());
+            assertEquals("a", r.id().asString());
+            assertEquals(Map.of("supported", List.of("2026-07-28", "2025-11-25", "2025-06-18"), "requested", version), r.data());
+        }
+        McpRequestRules.Rejection meta = check(withMeta("2099-01-01"), null).rejection().orElseThrow();
+        assertEquals(-32022, meta.code());
+        assertEquals("2099-01-01", ((Map<?, ?>) meta.data()).get("requested"));
+    }
+
+    @Test
+    void aHeaderThatDoesNotMirrorMetaIsAMismatch() {
+        McpRequestRules.Rejection r = check(withMeta("v999"), "2026-07-28").rejection().orElseThrow();
+        assertEquals(-32020, r.code());
+        assertEquals(1, r.id().asInt());
+    }
+
+    @Test
+    void mediaTypeRefusalsEchoTheIdTheBodyCarried() {
+        byte[] body = "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_8);
+        McpRequestRules.Rejection r = RULES.checkMediaTypes("text/plain", "application/json, text/event-stream",
+                RULES.readableId(body)).orElseThrow();
+        assertEquals(415, r.status());
+        assertEquals(42, r.id().asInt());
+        assertEquals(null, RULES.readableId("{\"id\":{}}".getBytes(StandardCharsets.UTF_8)), "an object is no id");
+        assertEquals(null, RULES.readableId("not json".getBytes(StandardCharsets.UTF_8)));
+    }
+}
