@@ -166,6 +166,11 @@ class DatabaseOutageEndToEndIT {
                 ServerJar.path().toString(), "ingest", "--db", outageUrl, "--user", System.getenv("RAGSEARCH_TEST_DB_USER"),
                 "--project", "handbook", "../examples/corpus/en").redirectErrorStream(true);
         pb.environment().put("RAGSEARCH_DB_PASSWORD", "unused");
+        // The simulated pods run the plain jar without the image's built-in models, so they embed queries with
+        // MiniLM; the ingest must store MiniLM vectors too, not those of the multilingual model this machine has.
+        pb.environment().remove("HOME");
+        pb.environment().remove("XDG_CACHE_HOME");
+        pb.environment().put("RAGSEARCH_BUILTIN_MODELS", Files.createTempDirectory("no-builtin-models").toString());
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "ingest did not finish");
