@@ -116,7 +116,11 @@ public final class AdminServer implements AutoCloseable {
         Endpoint endpoint = endpoints.get(path);
         String method = request.getMethod();
         Reply reply;
-        if (path.equals(AdminEndpoints.VERIFICATION) && verification != null) {
+        if (request.getHeaders().contains(HttpHeader.ORIGIN)) {
+            // Browsers send Origin, probes, the operator and scrapers do not: nothing here is for a web page
+            // (a cross-site POST must not start a verification; a rebound name must not read /info).
+            reply = text(403, "requests from browsers (with an Origin header) are refused on the admin port\n");
+        } else if (path.equals(AdminEndpoints.VERIFICATION) && verification != null) {
             reply = verification(request, response, method);
         } else if (endpoint == null) {
             reply = text(404, "not found\n");

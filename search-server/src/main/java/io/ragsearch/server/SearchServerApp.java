@@ -78,7 +78,7 @@ public final class SearchServerApp implements AutoCloseable {
         NativeMemorySettings.apply(); // before any model allocates: see the class for why
         ServerInfo info = new ServerInfo(health, new ServerInfo.ModelParts(assembly.embedding(), assembly.rerankers(),
                 settings.models().rerank().concurrency()), catalog, () -> Optional.ofNullable(databaseSync));
-        VerificationRuns verification = new VerificationRuns(s.verifyChecks(), this::verificationTarget, s.mcp().bearerToken(),
+        VerificationRuns verification = new VerificationRuns(s.verifyChecks(), this::verificationTarget, s.mcp().bearerToken(), s.verifyBaselines(),
                 Verifier.DEFAULT_TIMEOUT, Clock.systemUTC());
         admin = new AdminServer(s.admin(), health, metrics, info::describe, () -> CalibrationEndpoint.render(calibration),
                 new VerificationAdmin(verification));

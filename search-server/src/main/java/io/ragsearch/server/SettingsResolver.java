@@ -23,6 +23,7 @@ import io.ragsearch.search.ProjectSettings;
 import io.ragsearch.search.RetrievalMode;
 import io.ragsearch.search.SearchLimits;
 import io.ragsearch.store.DatabaseSettings;
+import io.ragsearch.verification.BaselinePolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ public final class SettingsResolver {
                 d.candidates(), d.maxHitChars());
         AppSettings.Serving serving = new AppSettings.Serving(mcp,
                 TransportSecurityPolicy.forBind(bind, s.allowedHosts(), s.allowedOrigins()), tools,
-                new AdminSettings(bind, adminPort), limits, verifyChecks(env));
+                new AdminSettings(bind, adminPort), limits, verifyChecks(env), verifyBaselines(env));
 
         String modelDir = env.get(Environment.MODEL_DIR);
         RerankSettings rerank = rerank(config);
@@ -198,6 +199,15 @@ public final class SettingsResolver {
     static Optional<Path> verifyChecks(Map<String, String> env) {
         String path = env.get(Environment.VERIFY_CHECKS);
         return path == null || path.isBlank() ? Optional.empty() : Optional.of(Path.of(path.strip()));
+    }
+
+    /** The baselines /verification may call (RAGSEARCH_VERIFY_BASELINES); unset or blank: none. */
+    static BaselinePolicy verifyBaselines(Map<String, String> env) {
+        try {
+            return BaselinePolicy.parse(env.get(Environment.VERIFY_BASELINES));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(Environment.VERIFY_BASELINES + ": " + e.getMessage());
+        }
     }
 
     /**
