@@ -59,6 +59,10 @@ class BadInputCatalogueIT {
         Files.writeString(evil.resolve("heading.md"), "## a" + " ".repeat(4000) + "x\nbody\n");
         Files.writeString(evil.resolve("long-title.md"), "---\ntitle: " + "Title ".repeat(70_000) + "\n---\n## Parking\n"
                 + "Parking leave spaces are free for staff.\n");
+        // Issue 21: entries that each stopped startup, or were skipped without a word; now each is a load problem.
+        Files.writeString(evil.resolve("huge-label.md"), "##### 제1조 (목적)\n유지.\n##### 제" + "1".repeat(40_000) + "조 (범위)\n사라짐.\n");
+        Files.createSymbolicLink(evil.resolve("dangling.md"), Path.of("no-such-file.md"));
+        new ProcessBuilder("mkfifo", evil.resolve("pipe.md").toString()).start().waitFor();
         ServerSettings.Server server = new ServerSettings.Server("127.0.0.1", 0, 0, null, null, null, null, null, null);
         ServerSettings config = new ServerSettings(server, null, null,
                 new ServerSettings.Database("jdbc:postgresql://127.0.0.1:1/rag?user=rag&password=" + DB_PASSWORD, "rag", null, 60),
@@ -243,6 +247,12 @@ class BadInputCatalogueIT {
 
         // Admin listener
         cases.add(admin("/infox is not /info", "/infox", new Plain(404, "not found", null)));
+        cases.add(admin("a 40 KB heading label is its article's load problem", "/info",
+                new Plain(200, "huge-label: article '제111", "1".repeat(200))));
+        cases.add(tool("the rest of that file is served", "read_article", "{\"project\":\"evil\",\"document\":\"huge-label\",\"article\":\"제1조\"}",
+                new Ok("유지", null)));
+        cases.add(admin("a dangling link is a load problem", "/info", new Plain(200, "dangling.md: not a regular file", null)));
+        cases.add(admin("a FIFO is a load problem, never opened", "/info", new Plain(200, "pipe.md: not a regular file", null)));
         cases.add(admin("/livez/extra", "/livez/extra", new Plain(404, "not found", null)));
         cases.add(admin("/info hides the database password", "/info", new Plain(200, "password=***", DB_PASSWORD)));
         cases.add(admin("/info says the database is unreachable", "/info", new Plain(200, "\"connected\":false", null)));
