@@ -119,7 +119,7 @@ public final class SearchTools {
                         "gate", gate), List.of("project", "query", "results", "gate")))
                 .annotations(readOnly("Search articles"))
                 .build();
-        return spec(tool, args -> {
+        return spec(tool, this::reranks, args -> {
             long t0 = System.nanoTime();
             try {
                 SearchResponse response = search.search(requiredString(args, "project"), requiredString(args, "query"),
@@ -191,11 +191,25 @@ public final class SearchTools {
     }
 
     private AsyncToolSpecification spec(Tool tool, Function<Map<String, Object>, CallToolResult> body) {
+        return spec(tool, args -> false, body);
+    }
+
+    /** @param reranks whether a call with these arguments reranks: it then runs in the executor's rerank lane */
+    private AsyncToolSpecification spec(Tool tool, java.util.function.Predicate<Map<String, Object>> reranks,
+                                        Function<Map<String, Object>, CallToolResult> body) {
         return AsyncToolSpecification.builder()
                 .tool(tool)
-                .callHandler((context, request) -> executor.submit(tool.name(),
-                        () -> body.apply(request.arguments() == null ? Map.of() : request.arguments())))
+                .callHandler((context, request) -> {
+                    Map<String, Object> args = request.arguments() == null ? Map.of() : request.arguments();
+                    return executor.submit(tool.name(), reranks.test(args), () -> body.apply(args));
+                })
                 .build();
+    }
+
+    /** A search of a known project that has a reranker (anything else fails fast on the general lane). */
+    private boolean reranks(Map<String, Object> args) {
+        Object project = args.get("project");
+        return project instanceof String name && catalog.contains(name) && catalog.get(name).reranker() != null;
     }
 
     private static ToolAnnotations readOnly(String title) {

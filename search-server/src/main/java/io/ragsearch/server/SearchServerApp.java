@@ -7,7 +7,9 @@ import io.ragsearch.calibrate.NativeMemorySettings;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.mcp.McpHttpServer;
 import io.ragsearch.mcp.SearchTools;
+import io.ragsearch.mcp.RerankLaneSettings;
 import io.ragsearch.mcp.ToolExecutor;
+import io.ragsearch.rerank.RerankSettings;
 import io.ragsearch.metrics.Metrics;
 import io.ragsearch.refresh.DatabaseSync;
 import io.ragsearch.search.ProjectCatalog;
@@ -89,7 +91,8 @@ public final class SearchServerApp implements AutoCloseable {
         health.phase("calibrating");
         calibration = StartupCalibration.run(settings.models().calibration(), assembly.rerankers().all(),
                 s.limits().candidates(), metrics).orElse(null);
-        executor = new ToolExecutor(s.tools(), metrics);
+        RerankSettings rerank = settings.models().rerank();
+        executor = new ToolExecutor(s.tools(), RerankLaneSettings.forPermits(rerank.concurrency(), rerank.queueTimeoutMillis()), metrics);
         SearchTools tools = new SearchTools(catalog, search, executor, metrics);
         mcp = new McpHttpServer(s.mcp(), s.security(), tools.specifications(), Version.current());
         mcp.start();
