@@ -74,6 +74,25 @@ class ServerConfigTest {
         assertTrue(typo.getMessage().contains("queryPrefx"), typo.getMessage());
     }
 
+    /** Issue 21, medium 9: 100000 intra-op threads grew the server to 3.9 GB and it never started; now refused before any model loads. */
+    @Test
+    void intraOpThreadsHaveAnUpperBound() {
+        ServerSettings c = ConfigLoader.parse("""
+                rerank: {intraOpThreads: 100000}
+                projects:
+                  - name: ok
+                    source: {directory: x}
+                """, "t");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigValidator.validate(c));
+        assertTrue(e.getMessage().contains("rerank.intraOpThreads must be at most 256, got 100000"), e.getMessage());
+        ConfigValidator.validate(ConfigLoader.parse("""
+                rerank: {intraOpThreads: 256}
+                projects:
+                  - name: ok
+                    source: {directory: x}
+                """, "t"));
+    }
+
     @Test
     void badEnvironmentPortIsAClearError() {
         ConfigException e = assertThrows(ConfigException.class,

@@ -76,7 +76,7 @@ class SettingsResolverTest {
         assertEquals(32, s.serving().tools().queue());
         assertEquals(1000, s.serving().limits().maxQueryChars());
         assertEquals(1, s.models().rerank().concurrency());
-        assertEquals(10_000, s.models().rerank().queueTimeoutMillis());
+        assertEquals(1_000, s.models().rerank().queueTimeoutMillis(), "short: a client hears at once that it should retry (issue 21)");
         assertEquals(new SessionSettings(1, SessionSettings.Arena.SHRINK), s.models().rerank().session());
         assertEquals(SessionSettings.Arena.SHRINK, s.models().embeddingSession().arena());
         assertTrue(s.models().calibration().enabled());

@@ -76,6 +76,8 @@ class RenderBadInputCatalogueTest {
         cases.add(bad("startupTimeoutSeconds overflow", base(RESOURCES + PROJECT + "  startupTimeoutSeconds: 2147483647\n"),
                 "spec.startupTimeoutSeconds must be in [30, 86400]"));
         cases.add(bad("headroom absurd", base(RESOURCES + PROJECT + "  rerank: {headroomPercent: 1000}\n"), "headroomPercent"));
+        cases.add(bad("intraOpThreads 100000 (issue 21: 3.9 GB, never started)", base(RESOURCES + PROJECT
+                + "  rerank: {intraOpThreads: 100000}\n"), "spec.rerank.intraOpThreads must be in [1, 256], got 100000"));
         cases.add(bad("concurrency zero", base(RESOURCES + PROJECT + "  rerank: {concurrency: 0}\n"), "spec.rerank.concurrency"));
         StringBuilder many = new StringBuilder("  projects:\n");
         for (int i = 0; i < 10_000; i++) {
