@@ -159,7 +159,38 @@ class BadInputCatalogueIT {
         cases.add(postBytes("UTF-8 BOM before a valid message", concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
                 ping(1).getBytes(StandardCharsets.UTF_8)), JSON_HEADERS(), new Ok("\"result\"", null)));
         cases.add(postBytes("invalid UTF-8", concat("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"".getBytes(StandardCharsets.UTF_8),
-                new byte[] {(byte) 0xC3, (byte) 0x28, '"', '}'}), JSON_HEADERS(), new RpcError(400, -32700, "not valid JSON")));
+                new byte[] {(byte) 0xC3, (byte) 0x28, '"', '}'}), JSON_HEADERS(), new RpcError(400, -32700, "not UTF-8 text")));
+        // Issue 21, medium 6: each of these reached the SDK and came back as a 400 or 500 with a stack trace.
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        cases.add(postBytes("two UTF-8 BOMs", concat(concat(bom, bom), ping(1).getBytes(StandardCharsets.UTF_8)), JSON_HEADERS(),
+                new RpcError(400, -32700, "more than one byte-order mark")));
+        cases.add(postBytes("UTF-16LE with its BOM", concat(new byte[] {(byte) 0xFF, (byte) 0xFE}, ping(1).getBytes(StandardCharsets.UTF_16LE)),
+                JSON_HEADERS(), new RpcError(400, -32700, "not UTF-8 text")));
+        cases.add(postBytes("UTF-16BE without a BOM", ping(1).getBytes(StandardCharsets.UTF_16BE), JSON_HEADERS(),
+                new RpcError(400, -32700, "not valid JSON")));
+        cases.add(postBytes("UTF-32BE", ping(1).getBytes(java.nio.charset.Charset.forName("UTF-32BE")), JSON_HEADERS(),
+                new RpcError(400, -32700, "not valid JSON")));
+        cases.add(post("_meta a number", rpc(1, "tools/list", "{\"_meta\":5}"), new RpcError(400, -32602, "\"params._meta\" must be an object")));
+        cases.add(post("_meta a string in tools/call", rpc(1, "tools/call", "{\"name\":\"list_projects\",\"_meta\":\"x\"}"),
+                new RpcError(400, -32602, "\"params._meta\" must be an object")));
+        cases.add(post("_meta an array", rpc(1, "ping", "{\"_meta\":[1]}"), new RpcError(400, -32602, "\"params._meta\" must be an object")));
+        cases.add(post("initialize without params", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}",
+                new RpcError(400, -32602, "initialize needs params")));
+        cases.add(post("initialize with a numeric protocolVersion", rpc(1, "initialize",
+                "{\"protocolVersion\":5,\"capabilities\":{},\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"}}"),
+                new RpcError(400, -32602, "a string \"protocolVersion\"")));
+        cases.add(post("initialize with capabilities as text", rpc(1, "initialize",
+                "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":\"all\",\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"}}"),
+                new RpcError(400, -32602, "\"capabilities\" as an object")));
+        cases.add(post("initialize with clientInfo a number", rpc(1, "initialize",
+                "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":7}"),
+                new RpcError(400, -32602, "\"clientInfo\" as an object")));
+        cases.add(post("initialize with a numeric client name", rpc(1, "initialize",
+                "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":1,\"version\":\"1\"}}"),
+                new RpcError(400, -32602, "a string \"name\"")));
+        cases.add(post("a well-formed initialize", rpc(1, "initialize",
+                "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"},\"_meta\":{}}"),
+                new Ok("\"result\"", null)));
         cases.add(postBytes("a raw NUL byte in a string", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"a\u0000b\"}"
                 .getBytes(StandardCharsets.UTF_8), JSON_HEADERS(), new RpcError(400, -32700, "not valid JSON")));
 
