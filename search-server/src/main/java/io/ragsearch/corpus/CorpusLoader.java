@@ -58,8 +58,16 @@ public final class CorpusLoader {
         List<Document> documents = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         Path root = directory.toRealPath();
+        java.util.Set<String> ids = new java.util.HashSet<>();
         for (Path file : sourceFiles(directory, problems)) {
             String id = documentId(directory, file);
+            if (!ids.add(id)) {
+                // dup.md and dup.txt: one id, two texts. The first (in path order) is the document; serving the
+                // other under its id, or failing the whole ingest on the database's key, would both be wrong.
+                problems.add(shownPath(directory.relativize(file)) + ": the same document id '" + ArticleLimits.shown(id)
+                        + "' as an earlier file, left out (rename one of them)");
+                continue;
+            }
             java.util.Optional<String> badId = ArticleLimits.idProblem(id);
             if (badId.isPresent()) {
                 problems.add(shownPath(directory.relativize(file)) + ": " + badId.get());
@@ -76,6 +84,12 @@ public final class CorpusLoader {
                     problems.add(id + ": larger than " + (MAX_FILE_BYTES >> 20) + " MiB, left out");
                     continue;
                 }
+                int nul = indexOfNul(bytes);
+                if (nul >= 0) {
+                    // Not text; PostgreSQL's text type cannot even hold it, so one such file failed a whole ingest.
+                    problems.add(id + ": a NUL byte at byte " + nul + ", not text, left out");
+                    continue;
+                }
                 Document doc = parse(id, bytes, problems);
                 if (doc.articles().isEmpty()) {
                     problems.add(id + ": no text, left out");
@@ -90,6 +104,15 @@ public final class CorpusLoader {
             }
         }
         return new LoadedCorpus(new Corpus(project, documents, versionOf(documents)), problems);
+    }
+
+    private static int indexOfNul(byte[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == 0) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The file's bytes, or null when it holds more than the cap (read bounded: a reported size can lie). */
