@@ -223,8 +223,18 @@ public final class SettingsResolver {
             throw new ConfigException("RAGSEARCH_AUTH_TOKEN is set but blank: set a token, or unset the "
                     + "variable to serve without bearer-token auth");
         }
-        return token.strip();
+        String t = token.strip();
+        // A bearer token is RFC 6750's token68; one character, or a line break inside, is a mistake, not a secret.
+        if (t.length() < MIN_TOKEN_CHARS || !TOKEN68.matcher(t).matches()) {
+            throw new ConfigException("RAGSEARCH_AUTH_TOKEN must be at least " + MIN_TOKEN_CHARS + " characters of letters, digits and "
+                    + "-._~+/ (then '=' padding), with no spaces or line breaks inside; got " + t.length() + " characters"
+                    + (TOKEN68.matcher(t).matches() ? "" : " including others"));
+        }
+        return t;
     }
+
+    static final int MIN_TOKEN_CHARS = 8;
+    private static final java.util.regex.Pattern TOKEN68 = java.util.regex.Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
 
     private static <T> T or(T value, T fallback) {
         return value != null ? value : fallback;

@@ -105,5 +105,18 @@ class SettingsResolverTest {
                 projects: [{name: a, source: {directory: /x}}]
                 """, "t"), Map.of("RAGSEARCH_AUTH_TOKEN", " ")));
         assertTrue(blank.getMessage().contains("RAGSEARCH_AUTH_TOKEN is set but blank"), blank.getMessage());
+        // Issue 21 (low): a one-character token and one with a line break inside were accepted.
+        for (String bad : new String[] {"x", "seven77", "first-line\nsecond-line", "with space inside", "tab\there-token"}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> SettingsResolver.resolve(ConfigLoader.parse("""
+                    projects: [{name: a, source: {directory: /x}}]
+                    """, "t"), Map.of("RAGSEARCH_AUTH_TOKEN", bad)), bad);
+            assertTrue(e.getMessage().contains("RAGSEARCH_AUTH_TOKEN must be at least 8 characters"), e.getMessage());
+            assertTrue(!e.getMessage().contains(bad.strip()) || bad.length() < 2, "the token itself is not echoed: " + e.getMessage());
+        }
+        for (String good : new String[] {"s3cret-token", "dG9rZW4tZm9yLXRlc3Rz==", "  trailing-newline-from-a-secret\n"}) {
+            assertEquals(good.strip(), SettingsResolver.resolve(ConfigLoader.parse("""
+                    projects: [{name: a, source: {directory: /x}}]
+                    """, "t"), Map.of("RAGSEARCH_AUTH_TOKEN", good)).serving().mcp().bearerToken());
+        }
     }
 }
