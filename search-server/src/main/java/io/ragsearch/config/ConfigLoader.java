@@ -14,6 +14,8 @@ public final class ConfigLoader {
 
     private static final ObjectMapper YAML = YAMLMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            // A key written twice is a mistake (which one was meant?); render refuses it, and so does the server.
+            .enable(tools.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
     private ConfigLoader() {

@@ -26,6 +26,8 @@ public final class McpRequestRules {
 
     /** The spec's default when a request carries no MCP-Protocol-Version header. */
     static final String DEFAULT_PROTOCOL_VERSION = "2025-03-26";
+    /** The longest method name of the protocol is about 40 characters. */
+    static final int MAX_METHOD_CHARS = 128;
     private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
     /** Deep nesting is how a parser is made to overflow its stack; no honest MCP message nests this deep. */
     private static final int MAX_NESTING = 64;
@@ -145,6 +147,10 @@ public final class McpRequestRules {
             return reject(400, -32600, "\"method\" must be a non-empty string", validId);
         }
         String name = method.asString();
+        if (name.length() > MAX_METHOD_CHARS) {
+            // The SDK's "method not found" repeats the name whole (a 200 KB name, a 200 KB answer).
+            return reject(400, -32600, "\"method\" is longer than " + MAX_METHOD_CHARS + " characters; no method is", validId);
+        }
         if (id != null && validId == null) {
             return reject(400, -32600, "\"id\" must be a string (at most " + MAX_ID_CHARS
                     + " characters) or an integer that fits in 64 bits");

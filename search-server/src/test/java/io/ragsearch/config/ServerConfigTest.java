@@ -87,6 +87,18 @@ class ServerConfigTest {
         assertEquals(dir.resolve("docs").toString(), ConfigLoader.load(ok).projects().get(0).source().directory());
     }
 
+    /** Issue 21 (low): a key written twice was taken silently (the last one won); render refused it. */
+    @Test
+    void aDuplicateKeyIsRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                rerank: {concurrency: 1}
+                rerank: {concurrency: 8}
+                projects:
+                  - {name: a, source: {directory: x}}
+                """, "t"));
+        assertTrue(e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("duplicate"), e.getMessage());
+    }
+
     /** Issue 21, medium 9: 100000 intra-op threads grew the server to 3.9 GB and it never started; now refused before any model loads. */
     @Test
     void intraOpThreadsHaveAnUpperBound() {

@@ -156,6 +156,8 @@ class BadInputCatalogueIT {
         cases.add(post("a JSON-RPC error sent to the server", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1,\"message\":\"x\"}}",
                 new RpcError(400, -32600, "takes no JSON-RPC responses")));
         cases.add(post("unknown method", rpc(1, "resources/explode", "{}"), new RpcError(200, -32601, "")));
+        cases.add(post("a 200 KB method name (issue 21: echoed whole)", rpc(1, "m".repeat(200_000), "{}"),
+                new RpcError(400, -32600, "longer than 128 characters")));
         cases.add(postBytes("UTF-8 BOM before a valid message", concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
                 ping(1).getBytes(StandardCharsets.UTF_8)), JSON_HEADERS(), new Ok("\"result\"", null)));
         cases.add(postBytes("invalid UTF-8", concat("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"".getBytes(StandardCharsets.UTF_8),
