@@ -39,9 +39,16 @@ final class ContainerLauncher {
     /** Null: the plain-jar fallback. */
     private final ImageRootfs rootfs;
     private final KubernetesClient client;
+    /** The simulator's Service names (its cluster DNS), or null for none. */
+    private final Path hostsFile;
 
     ContainerLauncher(KubernetesClient client, Path serverJar, ImageRootfs rootfs, MountPoints mountPoints) {
+        this(client, serverJar, rootfs, mountPoints, null);
+    }
+
+    ContainerLauncher(KubernetesClient client, Path serverJar, ImageRootfs rootfs, MountPoints mountPoints, Path hostsFile) {
         this.client = client;
+        this.hostsFile = hostsFile;
         this.serverJar = serverJar;
         this.rootfs = rootfs;
         this.mountPoints = mountPoints;
@@ -109,7 +116,12 @@ final class ContainerLauncher {
         if (c.getSecurityContext() != null && Boolean.TRUE.equals(c.getSecurityContext().getReadOnlyRootFilesystem())) {
             inner.append("mount -o remount,bind,ro /\n");
         }
-        inner.append("exec ").append(q(javaBinary())).append(" -jar ").append(q(serverJar.toString()));
+        inner.append("exec ").append(q(javaBinary()));
+        if (hostsFile != null) {
+            // Service names resolve as cluster DNS would (ServiceNames); the file is read at each lookup.
+            inner.append(' ').append(q("-Djdk.net.hosts.file=" + hostsFile));
+        }
+        inner.append(" -jar ").append(q(serverJar.toString()));
         for (String arg : c.getArgs() == null ? List.<String>of() : c.getArgs()) {
             inner.append(' ').append(q(arg));
         }
