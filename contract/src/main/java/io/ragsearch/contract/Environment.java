@@ -21,6 +21,11 @@ public final class Environment {
     /** Path of the checks file a candidate runs against itself on {@link AdminEndpoints#VERIFICATION} (a mounted ConfigMap key). */
     public static final String VERIFY_CHECKS = "RAGSEARCH_VERIFY_CHECKS";
     /**
+     * The baselines a candidate's verification may call, comma-separated host names, addresses or
+     * CIDR blocks (the operator: the serving Service of the same RagSearch). Unset: none.
+     */
+    public static final String VERIFY_BASELINES = "RAGSEARCH_VERIFY_BASELINES";
+    /**
      * Directory where passage vectors of directory projects are kept between starts (a pod's
      * cache volume); "off" keeps none. Unset: the user's cache directory.
      */

@@ -9,13 +9,15 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -32,15 +34,22 @@ import tools.jackson.databind.json.JsonMapper;
  * small Jetty (own threads, not the MCP listener's), so nothing here waits behind tool work.
  *
  * <p>Jetty parses request lines and headers without holding a thread, so clients that send a
- * byte a second cost a socket, not a handler thread; the idle timeout closes them and the
- * connection limit bounds the sockets. Paths match exactly ({@code /infox} is 404).
+ * byte a second cost a socket, not a handler thread. Such a client never goes idle, so three more
+ * rules keep the probes answering whatever the clients do (issue 21): a connection must deliver
+ * each request's head within {@link #REQUEST_DEADLINE} of opening or of its last answer, or it is
+ * closed; new connections are always accepted (a probe never waits in the backlog behind a full
+ * table); and when more than {@link #MAX_CONNECTIONS} are open the oldest one that has not yet
+ * sent a request is closed to make room. A probe sends its request at once and is answered within
+ * milliseconds, so it is never the one that goes. Paths match exactly ({@code /infox} is 404).
  */
 public final class AdminServer implements AutoCloseable {
 
     /** A probe must answer within its 1–3 s timeout; a client silent for this long is dropped. */
     static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
-    /** Probes, the operator and one scraper need a handful; beyond this, new connections wait in the backlog. */
+    /** Probes, the operator and one scraper need a handful; beyond this the oldest connection without a request is closed. */
     static final int MAX_CONNECTIONS = 64;
+    /** Time for a whole request head after a connection opens or after its last answer; every real caller needs milliseconds. */
+    static final Duration REQUEST_DEADLINE = Duration.ofSeconds(2);
     /** Acceptor, selector and a few handler threads: handlers only read in-memory state. */
     private static final int THREADS = 8;
     /** No admin request needs more than a request line and a few headers. */
@@ -51,6 +60,8 @@ public final class AdminServer implements AutoCloseable {
     private final ServerConnector connector;
     private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
     private final VerificationEndpoint verification;
+    /** Open connections in the order they opened, each with the number of requests it has begun. */
+    private final Map<Connection, AtomicInteger> open = new LinkedHashMap<>();
 
     /** One admin response. */
     private record Reply(int status, String type, String body) {
@@ -80,7 +91,19 @@ public final class AdminServer implements AutoCloseable {
         connector.setPort(port);
         connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
         server.addConnector(connector);
-        server.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
+        connector.addBean(new Connection.Listener() {
+            @Override
+            public void onOpened(Connection connection) {
+                opened(connection);
+            }
+
+            @Override
+            public void onClosed(Connection connection) {
+                synchronized (open) {
+                    open.remove(connection);
+                }
+            }
+        });
         server.setErrorHandler(new PlainErrorHandler());
 
         endpoints.put(AdminEndpoints.LIVEZ, () -> text(200, "ok\n"));
@@ -111,12 +134,57 @@ public final class AdminServer implements AutoCloseable {
         });
     }
 
+    private void opened(Connection connection) {
+        AtomicInteger requests = new AtomicInteger();
+        Connection evict = null;
+        synchronized (open) {
+            open.put(connection, requests);
+            if (open.size() > MAX_CONNECTIONS) {
+                for (Map.Entry<Connection, AtomicInteger> e : open.entrySet()) {
+                    if (e.getKey() != connection && (evict == null || e.getValue().get() == 0)) {
+                        evict = e.getKey();
+                        if (e.getValue().get() == 0) {
+                            break;
+                        }
+                    }
+                }
+                open.remove(evict);
+            }
+        }
+        if (evict != null) {
+            evict.getEndPoint().close();
+        }
+        deadline(connection, requests, 0);
+    }
+
+    /** Closes the connection unless it has begun another request by the deadline. */
+    private void deadline(Connection connection, AtomicInteger requests, int seen) {
+        connector.getScheduler().schedule(() -> {
+            if (requests.get() == seen) {
+                connection.getEndPoint().close();
+            }
+        }, REQUEST_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     private void respond(Request request, Response response, Callback callback) {
+        Connection connection = request.getConnectionMetaData().getConnection();
+        AtomicInteger requests;
+        synchronized (open) {
+            requests = open.get(connection);
+        }
+        if (requests != null) {
+            // Answers are immediate (nothing here blocks), so the next head's deadline can start now.
+            deadline(connection, requests, requests.incrementAndGet());
+        }
         String path = Request.getPathInContext(request);
         Endpoint endpoint = endpoints.get(path);
         String method = request.getMethod();
         Reply reply;
-        if (path.equals(AdminEndpoints.VERIFICATION) && verification != null) {
+        if (request.getHeaders().contains(HttpHeader.ORIGIN)) {
+            // Browsers send Origin, probes, the operator and scrapers do not: nothing here is for a web page
+            // (a cross-site POST must not start a verification; a rebound name must not read /info).
+            reply = text(403, "requests from browsers (with an Origin header) are refused on the admin port\n");
+        } else if (path.equals(AdminEndpoints.VERIFICATION) && verification != null) {
             reply = verification(request, response, method);
         } else if (endpoint == null) {
             reply = text(404, "not found\n");

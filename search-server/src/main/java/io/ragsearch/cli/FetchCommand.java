@@ -33,7 +33,7 @@ final class FetchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ModelFetcher.Outcome outcome = new ModelFetcher(maxBytes, maxUnpackedBytes).fetch(url, sha256, to);
         System.out.println(outcome == ModelFetcher.Outcome.FETCHED
-                ? "fetched " + url + " into " + to + " (sha256 verified)"
+                ? "fetched " + ModelFetcher.shown(url) + " into " + to + " (sha256 verified)"
                 : to + " already holds the model with sha256 " + sha256 + "; nothing to do");
         return 0;
     }

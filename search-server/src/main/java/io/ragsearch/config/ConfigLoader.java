@@ -14,15 +14,30 @@ public final class ConfigLoader {
 
     private static final ObjectMapper YAML = YAMLMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            // A key written twice is a mistake (which one was meant?); render refuses it, and so does the server.
+            .enable(tools.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
     private ConfigLoader() {
     }
 
+    /** Far above any configuration (200 projects take a few KB); past it the file is refused unread, so /dev/zero is an error, not an OutOfMemoryError. */
+    public static final int MAX_CONFIG_BYTES = 1 << 20;
+
     public static ServerSettings load(Path file) {
         String text;
-        try {
-            text = Files.readString(file);
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes(MAX_CONFIG_BYTES + 1);
+            if (bytes.length > MAX_CONFIG_BYTES) {
+                throw new ConfigException("configuration file " + file + " is larger than " + (MAX_CONFIG_BYTES >> 10)
+                        + " KiB: is it the right file?");
+            }
+            text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new ConfigException("configuration file " + file + " is not UTF-8 text", e);
         } catch (IOException e) {
             throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage(), e);
         }

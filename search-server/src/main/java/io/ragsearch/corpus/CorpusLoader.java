@@ -7,6 +7,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
+import java.nio.file.FileVisitResult;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
@@ -15,7 +18,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Loads a project from a directory of Markdown/text files: one file is one document, its id the
@@ -56,8 +58,21 @@ public final class CorpusLoader {
         List<Document> documents = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         Path root = directory.toRealPath();
-        for (Path file : sourceFiles(directory)) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (Path file : sourceFiles(directory, problems)) {
             String id = documentId(directory, file);
+            if (!ids.add(id)) {
+                // dup.md and dup.txt: one id, two texts. The first (in path order) is the document; serving the
+                // other under its id, or failing the whole ingest on the database's key, would both be wrong.
+                problems.add(shownPath(directory.relativize(file)) + ": the same document id '" + ArticleLimits.shown(id)
+                        + "' as an earlier file, left out (rename one of them)");
+                continue;
+            }
+            java.util.Optional<String> badId = ArticleLimits.idProblem(id);
+            if (badId.isPresent()) {
+                problems.add(shownPath(directory.relativize(file)) + ": " + badId.get());
+                continue;
+            }
             try {
                 Path real = file.toRealPath();
                 if (!real.startsWith(root)) {
@@ -67,6 +82,12 @@ public final class CorpusLoader {
                 byte[] bytes = readCapped(real);
                 if (bytes == null) {
                     problems.add(id + ": larger than " + (MAX_FILE_BYTES >> 20) + " MiB, left out");
+                    continue;
+                }
+                int nul = indexOfNul(bytes);
+                if (nul >= 0) {
+                    // Not text; PostgreSQL's text type cannot even hold it, so one such file failed a whole ingest.
+                    problems.add(id + ": a NUL byte at byte " + nul + ", not text, left out");
                     continue;
                 }
                 Document doc = parse(id, bytes, problems);
@@ -79,11 +100,19 @@ public final class CorpusLoader {
                 problems.add(id + ": not UTF-8 text, left out");
             } catch (IOException e) {
                 // The exception's message carries the absolute path; load problems are shown by /info.
-                problems.add(id + ": cannot be read (" + (e instanceof java.nio.file.AccessDeniedException
-                        ? "permission denied" : "I/O error") + "), left out");
+                problems.add(id + ": cannot be read (" + kind(e) + "), left out");
             }
         }
         return new LoadedCorpus(new Corpus(project, documents, versionOf(documents)), problems);
+    }
+
+    private static int indexOfNul(byte[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == 0) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The file's bytes, or null when it holds more than the cap (read bounded: a reported size can lie). */
@@ -110,19 +139,88 @@ public final class CorpusLoader {
         String title = front.title()
                 .or(() -> ArticleSplitter.firstTitleHeading(front.body()))
                 .orElse(id);
-        return new Document(id, title, sha256(bytes), splitter.split(front.body(), title));
+        List<Article> articles = new ArrayList<>();
+        for (Article a : splitter.split(front.body(), title)) {
+            java.util.Optional<String> tooLong = a.deleted() ? java.util.Optional.empty() : ArticleLimits.labelProblem(a.label());
+            if (tooLong.isPresent()) {
+                problems.add(id + ": " + tooLong.get());
+            } else {
+                articles.add(a);
+            }
+        }
+        return new Document(id, title, sha256(bytes), articles);
     }
 
-    private List<Path> sourceFiles(Path directory) throws IOException {
-        try (Stream<Path> walk = Files.walk(directory)) {
-            return walk.filter(Files::isRegularFile)
-                    .filter(p -> {
-                        Path relative = directory.relativize(p);
-                        return !hidden(relative) && !aboutTheCorpus(relative) && include.stream().anyMatch(m -> m.matches(relative));
-                    })
-                    .sorted()
-                    .toList();
+    /**
+     * The files to read, sorted. A directory that cannot be opened (no permission, such as
+     * {@code lost+found} for a non-root user; a path past the system's length limit) and an
+     * included name that is no regular file (a FIFO, a device, a dangling or looping link) are
+     * load problems; the walk goes on with the rest. Dot-named entries and the corpus's own
+     * paperwork ({@link #aboutTheCorpus}) are left out without a word.
+     */
+    private List<Path> sourceFiles(Path directory, List<String> problems) throws IOException {
+        List<Path> files = new ArrayList<>();
+        Files.walkFileTree(directory, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                return !dir.equals(directory) && hidden(directory.relativize(dir)) ? FileVisitResult.SKIP_SUBTREE
+                        : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                Path relative = directory.relativize(file);
+                if (hidden(relative) || aboutTheCorpus(relative) || include.stream().noneMatch(m -> m.matches(relative))) {
+                    return FileVisitResult.CONTINUE;
+                }
+                if (Files.isRegularFile(file)) {
+                    files.add(file);
+                } else if (!Files.isDirectory(file)) {
+                    problems.add(shownPath(relative) + ": not a regular file (a pipe, a device, or a link that leads nowhere), left out");
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                if (file.equals(directory)) {
+                    return FileVisitResult.CONTINUE;
+                }
+                Path relative = directory.relativize(file);
+                if (!hidden(relative)) {
+                    // The exception's message carries the absolute path; say only what kind of failure it was.
+                    problems.add(shownPath(relative) + ": cannot be read (" + kind(e) + "), left out");
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                if (e != null && !dir.equals(directory)) {
+                    problems.add(shownPath(directory.relativize(dir)) + ": listing stopped part-way (" + kind(e) + ")");
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        files.sort(null);
+        return files;
+    }
+
+    private static String kind(IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
         }
+        if (e instanceof java.nio.file.FileSystemLoopException) {
+            return "a link loop";
+        }
+        String reason = e instanceof java.nio.file.FileSystemException f ? f.getReason() : null;
+        return reason != null && reason.toLowerCase(java.util.Locale.ROOT).contains("name too long") ? "path too long" : "I/O error";
+    }
+
+    /** A relative path as a problem shows it: at most 200 characters, the end kept (it names the file). */
+    private static String shownPath(Path relative) {
+        String s = relative.toString().replace('\\', '/');
+        return s.length() > 200 ? "…" + s.substring(s.length() - 200) : s;
     }
 
     /**

@@ -10,12 +10,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
@@ -36,17 +36,37 @@ public final class ModelFetcher {
     /** A zip's entries are capped in number too: a million empty entries is an attack, not a model. */
     static final int MAX_ENTRIES = 10_000;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
+    /** A server that sends nothing for this long (headers or body) ends the fetch: an init container must not hang for ever. */
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+    /** Redirects followed, each checked: http(s) only, never from https down to http, no user information. */
+    static final int MAX_REDIRECTS = 5;
+    private static final java.util.Set<Integer> REDIRECTS = java.util.Set.of(301, 302, 303, 307, 308);
 
     private final long maxBytes;
     private final long maxUnpackedBytes;
+    private final Duration readTimeout;
 
     /**
      * @param maxBytes the largest archive accepted (a wrong URL must not fill the volume)
      * @param maxUnpackedBytes the most it may unpack to (a 1 MB zip can unpack to gigabytes)
      */
     public ModelFetcher(long maxBytes, long maxUnpackedBytes) {
+        this(maxBytes, maxUnpackedBytes, READ_TIMEOUT);
+    }
+
+    ModelFetcher(long maxBytes, long maxUnpackedBytes, Duration readTimeout) {
         this.maxBytes = maxBytes;
         this.maxUnpackedBytes = maxUnpackedBytes;
+        this.readTimeout = readTimeout;
+    }
+
+    /** A URL as messages and logs show it: {@code user:password@} replaced by {@code ***@}. */
+    public static String shown(URI url) {
+        if (url.getRawUserInfo() == null) {
+            return url.toString();
+        }
+        String text = url.toString();
+        return text.replace(url.getRawUserInfo() + "@", "***@");
     }
 
     public enum Outcome { FETCHED, ALREADY_PRESENT }
@@ -57,7 +77,7 @@ public final class ModelFetcher {
             throw new IOException("--sha256 must be 64 hex digits, got '" + sha256 + "'");
         }
         if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme())) {
-            throw new IOException("only http and https URLs are fetched, got " + url);
+            throw new IOException("only http and https URLs are fetched, got " + shown(url));
         }
         Path recorded = target.resolve(DIGEST_FILE);
         if (Files.isRegularFile(recorded) && Files.readString(recorded).strip().equals(expected)
@@ -75,7 +95,7 @@ public final class ModelFetcher {
         try {
             String actual = download(url, archive);
             if (!actual.equals(expected)) {
-                throw new IOException("sha256 mismatch for " + url + ": expected " + expected + ", got " + actual
+                throw new IOException("sha256 mismatch for " + shown(url) + ": expected " + expected + ", got " + actual
                         + " (the file changed, or the digest in the spec is wrong)");
             }
             deleteTree(staging);
@@ -83,7 +103,7 @@ public final class ModelFetcher {
             unzip(archive, staging, maxUnpackedBytes);
             for (String required : new String[]{"model.onnx", "tokenizer.json"}) {
                 if (!Files.isRegularFile(staging.resolve(required))) {
-                    throw new IOException(url + " holds no " + required + " at its top level");
+                    throw new IOException(shown(url) + " holds no " + required + " at its top level");
                 }
             }
             Files.writeString(staging.resolve(DIGEST_FILE), expected + "\n");
@@ -130,34 +150,202 @@ public final class ModelFetcher {
     }
 
     private String download(URI url, Path to) throws IOException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NORMAL).build();
-        HttpResponse<InputStream> response;
+        // Redirects are followed here, one checked hop at a time, not by the client.
+        HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
+        URI at = url;
+        for (int hops = 0; ; hops++) {
+            Sink sink = new Sink(to, maxBytes, at);
+            HttpResponse<Void> response = exchange(http, at, sink);
+            int status = response.statusCode();
+            if (REDIRECTS.contains(status)) {
+                if (hops == MAX_REDIRECTS) {
+                    throw new IOException(shown(url) + ": more than " + MAX_REDIRECTS + " redirects");
+                }
+                at = redirect(at, response.headers().firstValue("Location").orElse(null));
+                continue;
+            }
+            if (status != 200) {
+                throw new IOException(shown(at) + " answered HTTP " + status);
+            }
+            return sink.hex();
+        }
+    }
+
+    /** Where a redirect may lead: an http(s) address, not down from https to http, without user information. */
+    static URI redirect(URI from, String location) throws IOException {
+        if (location == null || location.isBlank()) {
+            throw new IOException(shown(from) + " redirected without a Location");
+        }
+        URI next;
         try {
-            response = http.send(HttpRequest.newBuilder(url).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+            next = from.resolve(location.strip());
+        } catch (IllegalArgumentException e) {
+            throw new IOException(shown(from) + " redirected to an address that is not a URL");
+        }
+        if (!"http".equals(next.getScheme()) && !"https".equals(next.getScheme())) {
+            throw new IOException(shown(from) + " redirected to a " + next.getScheme() + " address; only http(s) is fetched");
+        }
+        if ("https".equals(from.getScheme()) && "http".equals(next.getScheme())) {
+            throw new IOException(shown(from) + " redirected from https down to http (" + shown(next) + "); refused");
+        }
+        if (next.getRawUserInfo() != null) {
+            throw new IOException(shown(from) + " redirected to an address with user information; refused");
+        }
+        return next;
+    }
+
+    /** One request; its body goes through the sink, and a server silent for the read timeout ends it. */
+    private HttpResponse<Void> exchange(HttpClient http, URI at, Sink sink) throws IOException {
+        HttpRequest request = HttpRequest.newBuilder(at).timeout(readTimeout).GET().build();
+        java.util.concurrent.CompletableFuture<HttpResponse<Void>> response = http.sendAsync(request, info -> {
+            sink.keep = info.statusCode() == 200;
+            return HttpResponse.BodySubscribers.fromSubscriber(sink);
+        });
+        try {
+            while (true) {
+                try {
+                    sink.done.get(250, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    return response.get(readTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    if (response.isCompletedExceptionally()) {
+                        response.join();
+                    }
+                    if (sink.silentNanos() > readTimeout.toNanos()) {
+                        sink.cancel();
+                        response.cancel(true);
+                        throw new IOException("no data from " + shown(at) + " for " + readTimeout.toSeconds()
+                                + " s: the server stopped sending");
+                    }
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while fetching " + url, e);
-        } catch (IOException e) {
-            throw new IOException("cannot fetch " + url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
-        }
-        MessageDigest digest = sha256();
-        try (InputStream in = response.body();
-             OutputStream out = new DigestOutputStream(Files.newOutputStream(to), digest)) {
-            if (response.statusCode() != 200) {
-                throw new IOException(url + " answered HTTP " + response.statusCode());
+            sink.cancel();
+            throw new IOException("interrupted while fetching " + shown(at), e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CompletionException e) {
+            sink.cancel();
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof SinkException own) {
+                throw new IOException(own.getMessage(), own);
             }
-            byte[] buffer = new byte[1 << 16];
-            long total = 0;
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                total += n;
-                if (total > maxBytes) {
-                    throw new IOException(url + " is larger than " + maxBytes + " bytes (--max-bytes)");
+            throw new IOException("cannot fetch " + shown(at) + ": " + (cause instanceof java.net.http.HttpTimeoutException
+                    ? "no answer within " + readTimeout.toSeconds() + " s"
+                    : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()), cause);
+        } finally {
+            sink.closeQuietly();
+        }
+    }
+
+    /** The sink's own refusal (the archive is larger than allowed, the file cannot be written). */
+    private static final class SinkException extends IOException {
+        SinkException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * Writes a 200 answer's body to the archive file (hashing it, capped), discards any other
+     * answer's body, and records when the last bytes arrived.
+     */
+    private static final class Sink implements java.util.concurrent.Flow.Subscriber<List<java.nio.ByteBuffer>> {
+        final java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        volatile boolean keep;
+        private final Path to;
+        private final long maxBytes;
+        private final URI url;
+        private final MessageDigest digest = sha256();
+        private volatile long lastData = System.nanoTime();
+        private volatile java.util.concurrent.Flow.Subscription subscription;
+        private OutputStream out;
+        private long total;
+
+        Sink(Path to, long maxBytes, URI url) {
+            this.to = to;
+            this.maxBytes = maxBytes;
+            this.url = url;
+        }
+
+        long silentNanos() {
+            return System.nanoTime() - lastData;
+        }
+
+        String hex() {
+            return HexFormat.of().formatHex(digest.digest());
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            lastData = System.nanoTime();
+            s.request(1);
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> buffers) {
+            lastData = System.nanoTime();
+            try {
+                for (java.nio.ByteBuffer b : buffers) {
+                    int n = b.remaining();
+                    if (!keep) {
+                        b.position(b.limit());
+                        continue;
+                    }
+                    total += n;
+                    if (total > maxBytes) {
+                        throw new SinkException(shown(url) + " is larger than " + maxBytes + " bytes (--max-bytes)", null);
+                    }
+                    if (out == null) {
+                        out = Files.newOutputStream(to);
+                    }
+                    byte[] bytes = new byte[n];
+                    b.get(bytes);
+                    digest.update(bytes);
+                    out.write(bytes);
                 }
-                out.write(buffer, 0, n);
+            } catch (IOException e) {
+                subscription.cancel();
+                done.completeExceptionally(e instanceof SinkException ? e : new SinkException("cannot write the download: "
+                        + e.getClass().getSimpleName(), e));
+                return;
+            }
+            subscription.request(1);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            done.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            try {
+                if (keep && out == null) {
+                    out = Files.newOutputStream(to); // an empty body is an empty archive
+                }
+                closeQuietly();
+                done.complete(null);
+            } catch (IOException e) {
+                done.completeExceptionally(e);
             }
         }
-        return HexFormat.of().formatHex(digest.digest());
+
+        void cancel() {
+            java.util.concurrent.Flow.Subscription s = subscription;
+            if (s != null) {
+                s.cancel();
+            }
+        }
+
+        synchronized void closeQuietly() {
+            if (out != null) {
+                try {
+                    out.close();
+                } catch (IOException e) {
+                    // the download fails or has finished either way
+                }
+                out = null;
+            }
+        }
     }
 
     private static void unzip(Path archive, Path into, long maxUnpackedBytes) throws IOException {

@@ -55,6 +55,8 @@ public final class McpRequestRules {
     /** JSON-RPC code of a header that does not mirror the body (2026-07-28). */
     public static final int HEADER_MISMATCH = -32020;
     static final String META_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+    /** The longest method name of the protocol is about 40 characters. */
+    static final int MAX_METHOD_CHARS = 128;
     private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
     /** Deep nesting is how a parser is made to overflow its stack; no honest MCP message nests this deep. */
     private static final int MAX_NESTING = 64;
@@ -173,9 +175,23 @@ public final class McpRequestRules {
         if (body.length > maxBodyBytes) {
             return new Verdict(reject(413, -32600, "request body exceeds " + maxBodyBytes + " bytes"), null);
         }
+        // Decoded strictly as UTF-8 here, not by the parser: from bytes it would also take UTF-16/32
+        // (and a second byte-order mark) that the SDK then fails on with a stack trace.
+        String text;
+        try {
+            text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(body)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return new Verdict(reject(400, -32700, "parse error: the body is not UTF-8 text (UTF-16 and UTF-32 are not accepted)"), null);
+        }
+        if (text.startsWith("\uFEFF")) {
+            return new Verdict(reject(400, -32700, "parse error: more than one byte-order mark before the JSON"), null);
+        }
         JsonNode message;
         try {
-            message = JSON.readTree(body);
+            message = JSON.readTree(text);
         } catch (JacksonException e) {
             return new Verdict(reject(400, -32700, "parse error: the body is not valid JSON (UTF-8, nesting at most "
                     + MAX_NESTING + " levels)"), null);
@@ -258,6 +274,10 @@ public final class McpRequestRules {
             return reject(400, -32600, "\"method\" must be a non-empty string", validId);
         }
         String name = method.asString();
+        if (name.length() > MAX_METHOD_CHARS) {
+            // The SDK's "method not found" repeats the name whole (a 200 KB name, a 200 KB answer).
+            return reject(400, -32600, "\"method\" is longer than " + MAX_METHOD_CHARS + " characters; no method is", validId);
+        }
         if (id != null && validId == null) {
             return reject(400, -32600, "\"id\" must be a string (at most " + MAX_ID_CHARS
                     + " characters) or an integer that fits in 64 bits");
@@ -269,6 +289,15 @@ public final class McpRequestRules {
         if (params != null && !params.isObject()) {
             return reject(400, -32602, "\"params\" must be an object when present", validId);
         }
+        if (params != null && params.has("_meta") && !params.get("_meta").isObject()) {
+            return reject(400, -32602, "\"params._meta\" must be an object when present", validId);
+        }
+        if (name.equals("initialize")) {
+            Optional<String> problem = initializeProblem(params);
+            if (problem.isPresent()) {
+                return reject(400, -32602, problem.get(), validId);
+            }
+        }
         if (name.equals("tools/call")) {
             if (params == null || !params.path("name").isString()) {
                 return reject(400, -32602, "tools/call needs params with a string \"name\"", validId);
@@ -277,6 +306,25 @@ public final class McpRequestRules {
             if (arguments != null && !arguments.isObject()) {
                 return reject(400, -32602, "tools/call \"arguments\" must be an object", validId);
             }
+        }
+        return Optional.empty();
+    }
+
+    /** initialize's params as the specification has them: a string protocolVersion, capabilities and clientInfo objects. */
+    private static Optional<String> initializeProblem(JsonNode params) {
+        if (params == null) {
+            return Optional.of("initialize needs params {protocolVersion, capabilities, clientInfo}");
+        }
+        if (!params.path("protocolVersion").isString()) {
+            return Optional.of("initialize needs a string \"protocolVersion\", such as \"2025-06-18\"");
+        }
+        if (!params.path("capabilities").isObject()) {
+            return Optional.of("initialize needs \"capabilities\" as an object ({} for none)");
+        }
+        JsonNode client = params.path("clientInfo");
+        if (!client.isObject() || !client.path("name").isString()
+                || (client.has("version") && !client.get("version").isString())) {
+            return Optional.of("initialize needs \"clientInfo\" as an object with a string \"name\" and \"version\"");
         }
         return Optional.empty();
     }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The four read-only MCP tools over the project catalog, defined once for both protocol
@@ -111,7 +112,8 @@ public final class SearchTools {
                         "reranker", string("reranker applied: none, a cross-encoder, or the cost stand-in (order unchanged)"),
                         "results", array(hit),
                         "gate", gate), List.of("project", "query", "results", "gate")))
-                .hints(readOnly("Search articles"));
+                .hints(readOnly("Search articles"))
+                .reranks(this::reranks);
         return tool.body(args -> {
             long t0 = System.nanoTime();
             try {
@@ -180,6 +182,12 @@ public final class SearchTools {
         });
     }
 
+    /** A search of a known project that has a reranker (anything else fails fast on the general lane). */
+    private boolean reranks(Map<String, Object> args) {
+        Object project = args.get("project");
+        return project instanceof String name && catalog.contains(name) && catalog.get(name).reranker() != null;
+    }
+
     private static ToolDefinition.Hints readOnly(String title) {
         return ToolDefinition.Hints.readOnly(title);
     }
@@ -192,6 +200,7 @@ public final class SearchTools {
         private Map<String, Object> input;
         private Map<String, Object> output;
         private ToolDefinition.Hints hints;
+        private Predicate<Map<String, Object>> reranks = ToolDefinition.NEVER_RERANKS;
 
         ToolSpec(String name, String title) {
             this.name = name;
@@ -218,8 +227,14 @@ public final class SearchTools {
             return this;
         }
 
+        /** Which calls run in the rerank lane (none unless said). */
+        ToolSpec reranks(Predicate<Map<String, Object>> r) {
+            reranks = r;
+            return this;
+        }
+
         ToolDefinition body(Function<Map<String, Object>, ToolOutcome> body) {
-            return new ToolDefinition(name, title, description, input, output, hints, body);
+            return new ToolDefinition(name, title, description, input, output, hints, body, reranks);
         }
     }
 

@@ -60,7 +60,10 @@ public final class ToolCatalog {
                 + ": this server lists every tool on one page and hands out no cursors; call tools/list without one");
     }
 
-    /** Checks the arguments against the tool's input schema, then runs it on the tool pool. */
+    /**
+     * Checks the arguments against the tool's input schema, then runs it on the tool pool, or in
+     * the rerank lane when the tool says this call reranks.
+     */
     public Mono<ToolOutcome> call(ToolDefinition tool, Map<String, Object> arguments) {
         Map<String, Object> args = arguments == null ? Map.of() : arguments;
         JsonSchemaValidator.ValidationResponse check = validator.validate(tool.inputSchema(), args);
@@ -68,7 +71,7 @@ public final class ToolCatalog {
             executor.count(tool.name(), "invalid");
             return Mono.just(ToolOutcome.error("invalid arguments for tool " + quoted(tool.name()) + ": " + check.errorMessage()));
         }
-        return executor.submit(tool.name(), () -> tool.body().apply(args));
+        return executor.submit(tool.name(), tool.reranks().test(args), () -> tool.body().apply(args));
     }
 
     static String quoted(String s) {

@@ -2,6 +2,7 @@ package io.ragsearch.mcp;
 
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * One tool as both protocol revisions publish it: the same name, schemas and annotations, and
@@ -10,9 +11,15 @@ import java.util.function.Function;
  * @param inputSchema  JSON Schema 2020-12 of the arguments (closed objects)
  * @param outputSchema JSON Schema of {@link ToolOutcome#structured()} on success
  * @param body         runs on a tool thread with arguments already checked against the input schema
+ * @param reranks      whether a call with these (checked) arguments reranks: {@link ToolCatalog#call} then runs
+ *                     it in the executor's rerank lane, so it cannot hold a thread the other calls need
  */
 public record ToolDefinition(String name, String title, String description, Map<String, Object> inputSchema,
-                             Map<String, Object> outputSchema, Hints hints, Function<Map<String, Object>, ToolOutcome> body) {
+                             Map<String, Object> outputSchema, Hints hints, Function<Map<String, Object>, ToolOutcome> body,
+                             Predicate<Map<String, Object>> reranks) {
+
+    /** For tools whose calls never rerank. */
+    static final Predicate<Map<String, Object>> NEVER_RERANKS = args -> false;
 
     /** The annotations every client sees: all four tools are read-only, idempotent and closed-world. */
     public record Hints(String title, boolean readOnly, boolean destructive, boolean idempotent, boolean openWorld) {

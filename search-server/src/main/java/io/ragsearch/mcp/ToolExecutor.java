@@ -7,9 +7,12 @@ import io.ragsearch.search.NotFoundException;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -20,6 +23,11 @@ import reactor.core.publisher.Mono;
  * Runs tool bodies on our own bounded pool: never on Jetty's request threads, never on the
  * SDK's JVM-wide default scheduler. The queue is bounded: when it is full the call ends at once
  * as a retryable "busy" tool error instead of waiting in an unbounded line.
+ *
+ * <p>Searches of projects that rerank run in a lane of their own ({@link RerankLaneSettings}):
+ * they wait for a rerank permit there, never on a thread or a queue place the other tools need,
+ * and a search that cannot start within the lane's budget is answered "busy, retry" when the
+ * budget ends (a full lane queue answers at once).
  */
 public final class ToolExecutor implements AutoCloseable {
 
@@ -30,8 +38,17 @@ public final class ToolExecutor implements AutoCloseable {
     private final Metrics metrics;
     private final Metrics.Counter busy;
     private final Metrics.Histogram queueWait;
+    private final ThreadPoolExecutor lane;
+    private final long laneBudgetMillis;
+    private final ScheduledExecutorService laneTimer;
+    private final Metrics.Counter laneBusy;
 
     public ToolExecutor(ToolPoolSettings settings, Metrics metrics) {
+        this(settings, null, metrics);
+    }
+
+    /** @param rerankLane the lane for searches that rerank, or null to run them with the other tools */
+    public ToolExecutor(ToolPoolSettings settings, RerankLaneSettings rerankLane, Metrics metrics) {
         int threads = settings.threads();
         int queueCapacity = settings.queue();
         AtomicInteger n = new AtomicInteger();
@@ -47,6 +64,64 @@ public final class ToolExecutor implements AutoCloseable {
         metrics.gauge("ragsearch_tool_in_flight", "Tool calls running on tool threads", running::get);
         metrics.gauge("ragsearch_tool_queued", "Tool calls waiting for a tool thread", () -> pool.getQueue().size());
         metrics.gauge("ragsearch_tool_threads", "Size of the tool thread pool", () -> threads);
+        if (rerankLane == null) {
+            this.lane = null;
+            this.laneTimer = null;
+            this.laneBudgetMillis = 0;
+            this.laneBusy = null;
+            return;
+        }
+        AtomicInteger m = new AtomicInteger();
+        this.lane = new ThreadPoolExecutor(rerankLane.threads(), rerankLane.threads(), 0, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(rerankLane.queue()), r -> {
+                    Thread t = new Thread(r, "rerank-tool-" + m.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.AbortPolicy());
+        this.laneTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "rerank-lane-budget");
+            t.setDaemon(true);
+            return t;
+        });
+        this.laneBudgetMillis = rerankLane.budgetMillis();
+        this.laneBusy = metrics.counter("ragsearch_rerank_lane_busy_total",
+                "Reranking searches answered busy: the rerank lane's queue was full, or no lane thread took them within the budget", "");
+        metrics.gauge("ragsearch_rerank_lane_queued", "Reranking searches waiting for a rerank lane thread", () -> lane.getQueue().size());
+    }
+
+    /**
+     * Runs a tool body; {@code reranks} sends it to the rerank lane (when there is one).
+     */
+    public Mono<ToolOutcome> submit(String tool, boolean reranks, Supplier<ToolOutcome> body) {
+        if (!reranks || lane == null) {
+            return submit(tool, body);
+        }
+        return Mono.defer(() -> {
+            long queuedAt = System.nanoTime();
+            CompletableFuture<ToolOutcome> result = new CompletableFuture<>();
+            AtomicBoolean claimed = new AtomicBoolean();
+            try {
+                lane.execute(() -> {
+                    if (claimed.compareAndSet(false, true)) {
+                        result.complete(run(tool, body, queuedAt));
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                laneBusy.inc();
+                count(tool, "busy");
+                return Mono.just(ToolResults.error("busy, retry: every rerank slot is taken and the rerank queue is full; "
+                        + "retry in a moment"));
+            }
+            laneTimer.schedule(() -> {
+                if (claimed.compareAndSet(false, true)) {
+                    laneBusy.inc();
+                    count(tool, "busy");
+                    result.complete(ToolResults.error("busy, retry: no rerank slot freed within " + laneBudgetMillis
+                            + " ms; retry in a moment"));
+                }
+            }, laneBudgetMillis, TimeUnit.MILLISECONDS);
+            return Mono.fromFuture(result);
+        });
     }
 
     public int running() {
@@ -107,5 +182,9 @@ public final class ToolExecutor implements AutoCloseable {
     @Override
     public void close() {
         pool.shutdownNow();
+        if (lane != null) {
+            lane.shutdownNow();
+            laneTimer.shutdownNow();
+        }
     }
 }

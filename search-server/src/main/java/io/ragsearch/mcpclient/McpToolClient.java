@@ -24,6 +24,9 @@ import java.util.stream.Collectors;
 public final class McpToolClient implements AutoCloseable {
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** A status code as the SDK's transport states it in its exceptions ("HTTP 500", "status code: 500", "status=500"). */
+    private static final java.util.regex.Pattern STATUS = java.util.regex.Pattern.compile(
+            "(?i)(?:\\bHTTP|status(?:[ _]?code)?)\\D{0,3}([1-5]\\d\\d)\\b");
 
     private final String url;
     private final McpSyncClient client;
@@ -123,10 +126,18 @@ public final class McpToolClient implements AutoCloseable {
                 return "unknown host";
             }
         }
+        // Never the other side's words: an answer's body (what a baseline or any URL sent back) is
+        // not repeated, only its status code or the kind of failure.
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            java.util.regex.Matcher status = STATUS.matcher(String.valueOf(t.getMessage()));
+            if (status.find()) {
+                return "answered HTTP " + status.group(1);
+            }
+        }
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return root.getMessage() == null ? "the connection failed" : root.getMessage();
+        return "the call failed (" + root.getClass().getSimpleName() + ")";
     }
 }

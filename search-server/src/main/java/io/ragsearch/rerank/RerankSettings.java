@@ -11,8 +11,11 @@ public record RerankSettings(int concurrency, int queueTimeoutMillis, SessionSet
 
     /** 1 until the operator has a measurement (it sets RAGSEARCH_RERANK_CONCURRENCY). */
     public static final int DEFAULT_CONCURRENCY = 1;
-    /** A search waits this long for a rerank slot before "busy, retry" (a client's patience, not the probe's). */
-    public static final int DEFAULT_QUEUE_TIMEOUT_MILLIS = 10_000;
+    /**
+     * A search waits this long for a rerank slot before "busy, retry": short, so a client under load
+     * hears at once that it should retry, and a queued search never holds its HTTP request for long.
+     */
+    public static final int DEFAULT_QUEUE_TIMEOUT_MILLIS = 1_000;
     /** One thread per run: concurrency, bounded by memory and cores, is the lever (see docs/memory.md). */
     public static final int DEFAULT_INTRA_OP_THREADS = 1;
 

@@ -12,6 +12,7 @@ import io.ragsearch.rerank.RerankSettings;
 import io.ragsearch.search.ProjectSettings;
 import io.ragsearch.search.SearchLimits;
 import io.ragsearch.store.DatabaseSettings;
+import io.ragsearch.verification.BaselinePolicy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -23,11 +24,12 @@ import java.util.Optional;
 public record AppSettings(Serving serving, Models models, List<ProjectSettings> projects, Optional<DatabaseSettings> database) {
 
     /**
-     * The listeners, the tool pool, the bounds of a search, and the checks file this server
-     * verifies itself with before it is promoted (empty: /verification answers 404).
+     * The listeners, the tool pool, the bounds of a search, the checks file this server
+     * verifies itself with before it is promoted (empty: /verification answers 404) and the
+     * baselines it may compare with (its bearer token goes to them).
      */
     public record Serving(ListenerSettings mcp, TransportSecurityPolicy security, ToolPoolSettings tools, AdminSettings admin,
-                          SearchLimits limits, Optional<Path> verifyChecks) {
+                          SearchLimits limits, Optional<Path> verifyChecks, BaselinePolicy verifyBaselines) {
     }
 
     /**

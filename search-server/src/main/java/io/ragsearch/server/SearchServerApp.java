@@ -7,8 +7,10 @@ import io.ragsearch.calibrate.NativeMemorySettings;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.mcp.McpHttpServer;
 import io.ragsearch.mcp.SearchTools;
+import io.ragsearch.mcp.RerankLaneSettings;
 import io.ragsearch.mcp.ToolCatalog;
 import io.ragsearch.mcp.ToolExecutor;
+import io.ragsearch.rerank.RerankSettings;
 import io.ragsearch.metrics.Metrics;
 import io.ragsearch.refresh.DatabaseSync;
 import io.ragsearch.search.ProjectCatalog;
@@ -79,7 +81,7 @@ public final class SearchServerApp implements AutoCloseable {
         NativeMemorySettings.apply(); // before any model allocates: see the class for why
         ServerInfo info = new ServerInfo(health, new ServerInfo.ModelParts(assembly.embedding(), assembly.rerankers(),
                 settings.models().rerank().concurrency()), catalog, () -> Optional.ofNullable(databaseSync));
-        VerificationRuns verification = new VerificationRuns(s.verifyChecks(), this::verificationTarget, s.mcp().bearerToken(),
+        VerificationRuns verification = new VerificationRuns(s.verifyChecks(), this::verificationTarget, s.mcp().bearerToken(), s.verifyBaselines(),
                 Verifier.DEFAULT_TIMEOUT, Clock.systemUTC());
         admin = new AdminServer(s.admin(), health, metrics, info::describe, () -> CalibrationEndpoint.render(calibration),
                 new VerificationAdmin(verification));
@@ -90,7 +92,8 @@ public final class SearchServerApp implements AutoCloseable {
         health.phase("calibrating");
         calibration = StartupCalibration.run(settings.models().calibration(), assembly.rerankers().all(),
                 s.limits().candidates(), metrics).orElse(null);
-        executor = new ToolExecutor(s.tools(), metrics);
+        RerankSettings rerank = settings.models().rerank();
+        executor = new ToolExecutor(s.tools(), RerankLaneSettings.forPermits(rerank.concurrency(), rerank.queueTimeoutMillis()), metrics);
         SearchTools tools = new SearchTools(catalog, search, metrics);
         mcp = new McpHttpServer(s.mcp(), s.security(), new ToolCatalog(tools.definitions(), executor), Version.current());
         mcp.start();

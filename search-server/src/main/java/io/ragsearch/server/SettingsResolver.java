@@ -23,6 +23,7 @@ import io.ragsearch.search.ProjectSettings;
 import io.ragsearch.search.RetrievalMode;
 import io.ragsearch.search.SearchLimits;
 import io.ragsearch.store.DatabaseSettings;
+import io.ragsearch.verification.BaselinePolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ public final class SettingsResolver {
                 d.candidates(), d.maxHitChars());
         AppSettings.Serving serving = new AppSettings.Serving(mcp,
                 TransportSecurityPolicy.forBind(bind, s.allowedHosts(), s.allowedOrigins()), tools,
-                new AdminSettings(bind, adminPort), limits, verifyChecks(env));
+                new AdminSettings(bind, adminPort), limits, verifyChecks(env), verifyBaselines(env));
 
         String modelDir = env.get(Environment.MODEL_DIR);
         RerankSettings rerank = rerank(config);
@@ -200,6 +201,15 @@ public final class SettingsResolver {
         return path == null || path.isBlank() ? Optional.empty() : Optional.of(Path.of(path.strip()));
     }
 
+    /** The baselines /verification may call (RAGSEARCH_VERIFY_BASELINES); unset or blank: none. */
+    static BaselinePolicy verifyBaselines(Map<String, String> env) {
+        try {
+            return BaselinePolicy.parse(env.get(Environment.VERIFY_BASELINES));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(Environment.VERIFY_BASELINES + ": " + e.getMessage());
+        }
+    }
+
     /**
      * The bearer token, or null when auth is off. A variable that is set but blank is refused: it
      * is a Secret with an empty key, and serving without auth then would be a silent downgrade.
@@ -213,8 +223,18 @@ public final class SettingsResolver {
             throw new ConfigException("RAGSEARCH_AUTH_TOKEN is set but blank: set a token, or unset the "
                     + "variable to serve without bearer-token auth");
         }
-        return token.strip();
+        String t = token.strip();
+        // A bearer token is RFC 6750's token68; one character, or a line break inside, is a mistake, not a secret.
+        if (t.length() < MIN_TOKEN_CHARS || !TOKEN68.matcher(t).matches()) {
+            throw new ConfigException("RAGSEARCH_AUTH_TOKEN must be at least " + MIN_TOKEN_CHARS + " characters of letters, digits and "
+                    + "-._~+/ (then '=' padding), with no spaces or line breaks inside; got " + t.length() + " characters"
+                    + (TOKEN68.matcher(t).matches() ? "" : " including others"));
+        }
+        return t;
     }
+
+    static final int MIN_TOKEN_CHARS = 8;
+    private static final java.util.regex.Pattern TOKEN68 = java.util.regex.Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
 
     private static <T> T or(T value, T fallback) {
         return value != null ? value : fallback;

@@ -2,10 +2,12 @@ package io.ragsearch.server;
 
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.mcp.McpStdioServer;
+import io.ragsearch.mcp.RerankLaneSettings;
 import io.ragsearch.mcp.SearchTools;
 import io.ragsearch.mcp.ToolCatalog;
 import io.ragsearch.mcp.ToolExecutor;
 import io.ragsearch.metrics.Metrics;
+import io.ragsearch.rerank.RerankSettings;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.SearchService;
 import java.io.InputStream;
@@ -28,7 +30,9 @@ public final class StdioServer {
         ProjectCatalog catalog = new ProjectCatalog();
         SearchService search = OfflineProjects.load(config, env, catalog);
         Metrics metrics = new Metrics();
-        try (ToolExecutor executor = new ToolExecutor(settings.serving().tools(), metrics)) {
+        RerankSettings rerank = settings.models().rerank();
+        RerankLaneSettings lane = RerankLaneSettings.forPermits(rerank.concurrency(), rerank.queueTimeoutMillis());
+        try (ToolExecutor executor = new ToolExecutor(settings.serving().tools(), lane, metrics)) {
             ToolCatalog tools = new ToolCatalog(new SearchTools(catalog, search, metrics).definitions(), executor);
             McpStdioServer server = new McpStdioServer(tools, Version.current(), in, out);
             server.serve();

@@ -24,6 +24,8 @@ final class VerificationAdmin implements VerificationEndpoint {
             started = runs.start(baselineMcpUrl, baselineAdminUrl);
         } catch (VerifyException e) {
             return problem(400, e.getMessage());
+        } catch (VerificationRuns.BaselineRefused e) {
+            return problem(403, e.getMessage());
         }
         return switch (started) {
             case STARTED -> new Answer(202, VerificationJson.write(runs.last().orElseThrow()));

@@ -1,6 +1,7 @@
 package io.ragsearch.store;
 
 import io.ragsearch.corpus.Article;
+import io.ragsearch.corpus.ArticleLimits;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.corpus.Document;
 import java.sql.Connection;
@@ -104,7 +105,14 @@ public final class CorpusStore {
                     String body = rs.getString(5);
                     boolean deleted = rs.getBoolean(6);
                     byte[] embedding = rs.getBytes(7);
-                    String where = doc + " " + label;
+                    String where = ArticleLimits.shown(doc) + " " + ArticleLimits.shown(label);
+                    // One row the index cannot hold is that row's problem, not the project's (issue 21).
+                    java.util.Optional<String> unindexable = deleted ? java.util.Optional.empty()
+                            : ArticleLimits.idProblem(doc).or(() -> ArticleLimits.labelProblem(label));
+                    if (unindexable.isPresent()) {
+                        problems.add(ArticleLimits.shown(doc) + ": " + unindexable.get());
+                        continue;
+                    }
                     if (!deleted && (body == null || body.isBlank())) {
                         problems.add(where + ": no body, skipped");
                         continue;

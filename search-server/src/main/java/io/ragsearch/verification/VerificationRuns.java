@@ -5,6 +5,7 @@ import io.ragsearch.verify.ChecksFile;
 import io.ragsearch.verify.Target;
 import io.ragsearch.verify.Verifier;
 import io.ragsearch.verify.VerifyException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,6 +33,7 @@ public final class VerificationRuns {
     private final Optional<Path> checks;
     private final Supplier<Target> self;
     private final String token;
+    private final BaselinePolicy baselines;
     private final Duration callTimeout;
     private final Clock clock;
     private volatile Verification last;
@@ -40,11 +42,14 @@ public final class VerificationRuns {
      * @param self this server's MCP and admin listeners, or null while they are not serving yet
      * @param token the bearer token of this server, used for the baseline too: the running version
      *              and its candidate read one Secret
+     * @param baselines where a baseline may be: the token goes nowhere else
      */
-    public VerificationRuns(Optional<Path> checks, Supplier<Target> self, String token, Duration callTimeout, Clock clock) {
+    public VerificationRuns(Optional<Path> checks, Supplier<Target> self, String token, BaselinePolicy baselines,
+                            Duration callTimeout, Clock clock) {
         this.checks = checks;
         this.self = self;
         this.token = token;
+        this.baselines = baselines;
         this.callTimeout = callTimeout;
         this.clock = clock;
     }
@@ -57,6 +62,7 @@ public final class VerificationRuns {
      * Starts a run unless one is in progress.
      *
      * @throws VerifyException when the baseline is not an http(s) address (nothing starts)
+     * @throws BaselineRefused when a baseline address is not on the allowed list (nothing starts, nothing is sent)
      */
     public synchronized Start start(String baselineMcpUrl, String baselineAdminUrl) {
         if (checks.isEmpty()) {
@@ -69,15 +75,37 @@ public final class VerificationRuns {
         if (last != null && !last.finished()) {
             return Start.IN_PROGRESS;
         }
-        Target baseline = baselineMcpUrl == null || baselineMcpUrl.isBlank() ? null
-                : Target.of(baselineMcpUrl, baselineAdminUrl, token);
+        Target baseline = null;
+        if (baselineMcpUrl != null && !baselineMcpUrl.isBlank()) {
+            // The admin address is used only when named: derived from the MCP one it could be a port the list does not cover.
+            Target named = Target.of(baselineMcpUrl, baselineAdminUrl == null || baselineAdminUrl.isBlank() ? baselineMcpUrl
+                    : baselineAdminUrl, token);
+            URI mcp = URI.create(named.mcpUrl());
+            URI admin = baselineAdminUrl == null || baselineAdminUrl.isBlank() ? null : named.adminUrl();
+            for (URI address : admin == null ? List.of(mcp) : List.of(mcp, admin)) {
+                Optional<String> why = baselines.refusal(address);
+                if (why.isPresent()) {
+                    LOG.warn("verification refused a baseline off the allowed list ({}): {}", baselines.describe(), why.get());
+                    throw new BaselineRefused(why.get());
+                }
+            }
+            baseline = new Target(named.mcpUrl(), admin, token);
+        }
         String startedAt = now();
         last = new Verification(Verification.State.RUNNING, null, candidate.mcpUrl(), baseline == null ? null : baseline.mcpUrl(),
                 startedAt, null, 0, 0, 0, List.of(), null);
-        Thread t = new Thread(() -> last = run(candidate, baseline, startedAt), "verification");
+        Target against = baseline;
+        Thread t = new Thread(() -> last = run(candidate, against, startedAt), "verification");
         t.setDaemon(true);
         t.start();
         return Start.STARTED;
+    }
+
+    /** A baseline this server may not call; the message says why, never echoing more than the rule. */
+    public static final class BaselineRefused extends RuntimeException {
+        BaselineRefused(String message) {
+            super(message);
+        }
     }
 
     /** The last run (running or finished), if any. */

@@ -74,6 +74,50 @@ class ServerConfigTest {
         assertTrue(typo.getMessage().contains("queryPrefx"), typo.getMessage());
     }
 
+    /** Issue 21 (low): RAGSEARCH_CONFIG=/dev/zero ended in an OutOfMemoryError; a config file is read up to 1 MiB. */
+    @Test
+    void anEndlessOrHugeConfigurationFileIsRefusedUnread(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        ConfigException zero = assertThrows(ConfigException.class, () -> ConfigLoader.load(java.nio.file.Path.of("/dev/zero")));
+        assertTrue(zero.getMessage().contains("larger than 1024 KiB"), zero.getMessage());
+        java.nio.file.Path big = java.nio.file.Files.writeString(dir.resolve("big.yaml"), "# " + "x".repeat(2 << 20) + "\n");
+        assertTrue(assertThrows(ConfigException.class, () -> ConfigLoader.load(big)).getMessage().contains("larger than"));
+        java.nio.file.Path latin = java.nio.file.Files.write(dir.resolve("latin.yaml"), new byte[] {'#', ' ', (byte) 0xE9, '\n'});
+        assertTrue(assertThrows(ConfigException.class, () -> ConfigLoader.load(latin)).getMessage().contains("not UTF-8"));
+        java.nio.file.Path ok = java.nio.file.Files.writeString(dir.resolve("ok.yaml"), "projects:\n  - {name: a, source: {directory: docs}}\n");
+        assertEquals(dir.resolve("docs").toString(), ConfigLoader.load(ok).projects().get(0).source().directory());
+    }
+
+    /** Issue 21 (low): a key written twice was taken silently (the last one won); render refused it. */
+    @Test
+    void aDuplicateKeyIsRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                rerank: {concurrency: 1}
+                rerank: {concurrency: 8}
+                projects:
+                  - {name: a, source: {directory: x}}
+                """, "t"));
+        assertTrue(e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("duplicate"), e.getMessage());
+    }
+
+    /** Issue 21, medium 9: 100000 intra-op threads grew the server to 3.9 GB and it never started; now refused before any model loads. */
+    @Test
+    void intraOpThreadsHaveAnUpperBound() {
+        ServerSettings c = ConfigLoader.parse("""
+                rerank: {intraOpThreads: 100000}
+                projects:
+                  - name: ok
+                    source: {directory: x}
+                """, "t");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigValidator.validate(c));
+        assertTrue(e.getMessage().contains("rerank.intraOpThreads must be at most 256, got 100000"), e.getMessage());
+        ConfigValidator.validate(ConfigLoader.parse("""
+                rerank: {intraOpThreads: 256}
+                projects:
+                  - name: ok
+                    source: {directory: x}
+                """, "t"));
+    }
+
     @Test
     void badEnvironmentPortIsAClearError() {
         ConfigException e = assertThrows(ConfigException.class,

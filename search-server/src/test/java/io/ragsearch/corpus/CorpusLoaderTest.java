@@ -1,6 +1,7 @@
 package io.ragsearch.corpus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,6 +62,121 @@ class CorpusLoaderTest {
         Corpus corpus = new CorpusLoader(false).load("p", dir).corpus();
 
         assertEquals(List.of("leave"), corpus.documents().stream().map(Document::id).toList());
+    }
+
+    /** Issue 21, high 4: a heading label over Lucene's 32 KB term limit used to end startup; now it costs that article. */
+    @Test
+    void aHeadingLabelOver32KbCostsOnlyThatArticle() throws IOException {
+        String huge = "제" + "1".repeat(40_000) + "조"; // 40,006 UTF-8 bytes, one term in the index
+        Files.writeString(dir.resolve("rules.md"), "##### 제1조 (목적)\n유지.\n##### " + huge + " (범위)\n사라짐.\n##### 제3조 (정의)\n유지.\n");
+        Files.writeString(dir.resolve("other.md"), "##### 제1조 (목적)\n목적.\n");
+
+        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load("p", dir);
+
+        assertEquals(List.of("other", "rules"), loaded.corpus().documents().stream().map(Document::id).toList());
+        List<String> labels = loaded.corpus().document("rules").orElseThrow().articles().stream().map(Article::label).toList();
+        assertFalse(labels.stream().anyMatch(l -> l.length() > 1_000), labels.toString());
+        assertEquals(2, labels.size(), labels.toString());
+        assertEquals(1, loaded.problems().size(), loaded.problems().toString());
+        String problem = loaded.problems().get(0);
+        assertTrue(problem.startsWith("rules: article '제111") && problem.contains("a heading label of 40006 bytes"), problem);
+        assertTrue(problem.length() < 300, "the problem shows the label's start, not all of it: " + problem.length());
+        // And the whole project indexes: the article that would have thrown is not there.
+        io.ragsearch.index.IndexBuilder.build(loaded.corpus(), io.ragsearch.index.Language.KOREAN, null, null);
+    }
+
+    /** Issue 21, high 4: a path past the system's limit (4096 bytes) stopped the walk; now it is one problem. */
+    @Test
+    void aPathLongerThanTheSystemAllowsIsAProblemNotAnEnd() throws Exception {
+        Path root = Files.createTempDirectory("ragsearch-deep");
+        try {
+            Files.writeString(root.resolve("a.md"), "##### 제1조 (목적)\n목적.\n");
+            Files.writeString(root.resolve("z.md"), "##### 제1조 (목적)\n목적.\n");
+            String part = "d".repeat(200);
+            // Built one relative step at a time, as only relative paths can reach that deep.
+            Process p = new ProcessBuilder("bash", "-c", "cd '" + root + "' && mkdir deep && cd deep && for i in $(seq 1 24); do mkdir "
+                    + part + " && cd " + part + " || exit 1; done; printf '# Far\\n## Article 1\\nText.\\n' > far.md")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertEquals(0, p.waitFor(), out);
+
+            CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load("p", root);
+
+            assertEquals(List.of("a", "z"), loaded.corpus().documents().stream().map(Document::id).toList());
+            assertEquals(1, loaded.problems().size(), loaded.problems().toString());
+            assertTrue(loaded.problems().get(0).contains("cannot be read (path too long), left out"), loaded.problems().toString());
+            assertFalse(loaded.problems().get(0).contains(root.toString()), "no absolute path: " + loaded.problems());
+            assertTrue(loaded.problems().get(0).length() < 300, loaded.problems().toString());
+        } finally {
+            new ProcessBuilder("rm", "-rf", root.toString()).start().waitFor();
+        }
+    }
+
+    /**
+     * Issue 21, high 4: an unreadable subdirectory (lost+found for a non-root user) ended the load.
+     * Root reads every directory, so as root the load runs in a child JVM as user nobody.
+     */
+    @Test
+    void anUnreadableSubdirectoryIsAProblemNotAnEnd() throws Exception {
+        Path root = Files.createTempDirectory("ragsearch-perm");
+        try {
+            Files.writeString(root.resolve("a.md"), "##### 제1조 (목적)\n목적.\n");
+            Path locked = Files.createDirectories(root.resolve("lost+found"));
+            Files.writeString(locked.resolve("hidden.md"), "##### 제1조 (목적)\n목적.\n");
+            Files.createDirectories(root.resolve("sub"));
+            Files.writeString(root.resolve("sub/b.md"), "##### 제1조 (목적)\n목적.\n");
+            Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("---------"));
+            List<String> docs;
+            List<String> problems;
+            if (!System.getProperty("user.name").equals("root")) {
+                CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load("p", root);
+                docs = loaded.corpus().documents().stream().map(Document::id).toList();
+                problems = loaded.problems();
+            } else {
+                List<String> lines = asNobody(root);
+                docs = lines.stream().filter(l -> l.startsWith("doc ")).map(l -> l.substring(4)).toList();
+                problems = lines.stream().filter(l -> l.startsWith("problem ")).map(l -> l.substring(8)).toList();
+            }
+            assertEquals(List.of("a", "sub/b"), docs, problems.toString());
+            assertEquals(List.of("lost+found: cannot be read (permission denied), left out"), problems);
+        } finally {
+            new ProcessBuilder("rm", "-rf", root.toString()).start().waitFor();
+        }
+    }
+
+    /** The loader's classes copied where user nobody can read them, and run there as nobody. */
+    private static List<String> asNobody(Path corpus) throws Exception {
+        Path classes = Files.createTempDirectory("ragsearch-classes");
+        try {
+            for (String from : List.of("target/classes/io/ragsearch/corpus", "target/test-classes/io/ragsearch/corpus")) {
+                Path to = Files.createDirectories(classes.resolve("io/ragsearch/corpus"));
+                try (var files = Files.list(Path.of(from))) {
+                    for (Path f : files.toList()) {
+                        Files.copy(f, to.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+            // FrontMatter reads YAML: the Jackson jars go along.
+            StringBuilder cp = new StringBuilder(classes.toString());
+            for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+                String name = Path.of(entry).getFileName().toString();
+                if (name.endsWith(".jar") && (name.contains("jackson") || name.contains("snakeyaml"))) {
+                    Path copy = classes.resolve(name);
+                    Files.copy(Path.of(entry), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    cp.append(java.io.File.pathSeparator).append(copy);
+                }
+            }
+            new ProcessBuilder("chmod", "-R", "a+rX", classes.toString()).start().waitFor();
+            String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process p = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", javaBin, "-cp", cp.toString(),
+                    CorpusLoadMain.class.getName(), corpus.toString()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), out);
+            return out.lines().toList();
+        } finally {
+            new ProcessBuilder("rm", "-rf", classes.toString()).start().waitFor();
+        }
     }
 
     @Test

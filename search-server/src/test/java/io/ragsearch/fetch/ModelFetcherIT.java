@@ -36,10 +36,43 @@ class ModelFetcherIT {
     private HttpServer server;
     private final Map<String, byte[]> files = new ConcurrentHashMap<>();
     private final AtomicInteger downloads = new AtomicInteger();
+    private final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
 
     @BeforeEach
     void serve() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        // A server that sends its headers and a few bytes, then nothing (issue 21: fetch hung for ever).
+        server.createContext("/stall.zip", ex -> {
+            ex.sendResponseHeaders(200, 1_000_000);
+            ex.getResponseBody().write(new byte[1_000]);
+            ex.getResponseBody().flush();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ex.close();
+        });
+        server.createContext("/silent.zip", ex -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ex.close();
+        });
+        server.createContext("/redirect", ex -> {
+            String to = switch (ex.getRequestURI().getPath()) {
+                case "/redirect/loop" -> "/redirect/loop";
+                case "/redirect/ftp" -> "ftp://127.0.0.1/model.zip";
+                case "/redirect/userinfo" -> "http://user:secret@127.0.0.1:" + server.getAddress().getPort() + "/good.zip";
+                default -> "/good.zip";
+            };
+            ex.getResponseHeaders().add("Location", to);
+            ex.sendResponseHeaders(302, -1);
+            ex.close();
+        });
         server.createContext("/", ex -> {
             byte[] body = files.get(ex.getRequestURI().getPath());
             downloads.incrementAndGet();
@@ -55,6 +88,7 @@ class ModelFetcherIT {
 
     @AfterEach
     void stop() {
+        release.countDown();
         server.stop(0);
     }
 
@@ -168,6 +202,55 @@ class ModelFetcherIT {
         try (var left = Files.list(dir)) {
             assertTrue(left.noneMatch(p -> p.getFileName().toString().contains(".download-")), "no download left");
         }
+    }
+
+    /** Issue 21, medium 7: a server that stops sending ends the fetch after the read timeout, leaving nothing behind. */
+    @Test
+    void aServerThatStopsSendingEndsTheFetch(@TempDir Path dir) throws Exception {
+        for (String path : java.util.List.of("/stall.zip", "/silent.zip")) {
+            long t0 = System.nanoTime();
+            IOException stalled = assertThrows(IOException.class, () -> new ModelFetcher(1 << 30, 1 << 30, java.time.Duration.ofSeconds(2))
+                    .fetch(url(path), "a".repeat(64), dir.resolve("m")));
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertTrue(stalled.getMessage().contains("no data from") || stalled.getMessage().contains("no answer within 2 s"),
+                    path + ": " + stalled.getMessage());
+            assertTrue(seconds < 20, path + " took " + seconds + " s");
+            try (var left = Files.list(dir)) {
+                assertEquals(java.util.List.of(), left.toList(), "no partial download left");
+            }
+        }
+    }
+
+    /** Issue 21, medium 7: redirects are followed one checked hop at a time, and user:password never shows. */
+    @Test
+    void redirectsAreCheckedAndCredentialsNeverShown(@TempDir Path dir) throws Exception {
+        byte[] good = zip(Map.of("model.onnx", "x", "tokenizer.json", "{}"));
+        files.put("/good.zip", good);
+        assertEquals(ModelFetcher.Outcome.FETCHED, new ModelFetcher(1 << 20, 1 << 20).fetch(url("/redirect/ok"), sha256(good), dir.resolve("a")));
+        IOException loop = assertThrows(IOException.class,
+                () -> new ModelFetcher(1 << 20, 1 << 20).fetch(url("/redirect/loop"), sha256(good), dir.resolve("b")));
+        assertTrue(loop.getMessage().contains("more than 5 redirects"), loop.getMessage());
+        IOException ftp = assertThrows(IOException.class,
+                () -> new ModelFetcher(1 << 20, 1 << 20).fetch(url("/redirect/ftp"), sha256(good), dir.resolve("c")));
+        assertTrue(ftp.getMessage().contains("only http(s) is fetched"), ftp.getMessage());
+        IOException userinfo = assertThrows(IOException.class,
+                () -> new ModelFetcher(1 << 20, 1 << 20).fetch(url("/redirect/userinfo"), sha256(good), dir.resolve("d")));
+        assertTrue(userinfo.getMessage().contains("user information; refused") && !userinfo.getMessage().contains("secret"),
+                userinfo.getMessage());
+        IOException down = assertThrows(IOException.class,
+                () -> ModelFetcher.redirect(URI.create("https://models.example/m.zip"), "http://models.example/m.zip"));
+        assertTrue(down.getMessage().contains("from https down to http"), down.getMessage());
+
+        URI withPassword = URI.create("http://fetcher:hunter2@127.0.0.1:" + server.getAddress().getPort() + "/gone.zip");
+        IOException missing = assertThrows(IOException.class,
+                () -> new ModelFetcher(1 << 20, 1 << 20).fetch(withPassword, sha256(good), dir.resolve("e")));
+        assertTrue(missing.getMessage().contains("http://***@127.0.0.1:") && !missing.getMessage().contains("hunter2"), missing.getMessage());
+        StringWriter err = new StringWriter();
+        var cli = RagSearchCli.commandLine();
+        cli.setErr(new PrintWriter(err));
+        assertEquals(1, cli.execute("fetch", "--url", withPassword.toString(), "--sha256", sha256(good), "--to", dir.resolve("f").toString()));
+        assertFalse(err.toString().contains("hunter2"), err.toString());
+        assertTrue(err.toString().contains("***@"), err.toString());
     }
 
     private URI url(String path) {

@@ -59,6 +59,10 @@ class BadInputCatalogueIT {
         Files.writeString(evil.resolve("heading.md"), "## a" + " ".repeat(4000) + "x\nbody\n");
         Files.writeString(evil.resolve("long-title.md"), "---\ntitle: " + "Title ".repeat(70_000) + "\n---\n## Parking\n"
                 + "Parking leave spaces are free for staff.\n");
+        // Issue 21: entries that each stopped startup, or were skipped without a word; now each is a load problem.
+        Files.writeString(evil.resolve("huge-label.md"), "##### 제1조 (목적)\n유지.\n##### 제" + "1".repeat(40_000) + "조 (범위)\n사라짐.\n");
+        Files.createSymbolicLink(evil.resolve("dangling.md"), Path.of("no-such-file.md"));
+        new ProcessBuilder("mkfifo", evil.resolve("pipe.md").toString()).start().waitFor();
         ServerSettings.Server server = new ServerSettings.Server("127.0.0.1", 0, 0, null, null, null, null, null, null);
         ServerSettings config = new ServerSettings(server, null, null,
                 new ServerSettings.Database("jdbc:postgresql://127.0.0.1:1/rag?user=rag&password=" + DB_PASSWORD, "rag", null, 60),
@@ -152,10 +156,43 @@ class BadInputCatalogueIT {
         cases.add(post("a JSON-RPC error sent to the server", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1,\"message\":\"x\"}}",
                 new RpcError(400, -32600, "takes no JSON-RPC responses")));
         cases.add(post("unknown method", rpc(1, "resources/explode", "{}"), new RpcError(200, -32601, "")));
+        cases.add(post("a 200 KB method name (issue 21: echoed whole)", rpc(1, "m".repeat(200_000), "{}"),
+                new RpcError(400, -32600, "longer than 128 characters")));
         cases.add(postBytes("UTF-8 BOM before a valid message", concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
                 ping(1).getBytes(StandardCharsets.UTF_8)), JSON_HEADERS(), new Ok("\"result\"", null)));
         cases.add(postBytes("invalid UTF-8", concat("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"".getBytes(StandardCharsets.UTF_8),
-                new byte[] {(byte) 0xC3, (byte) 0x28, '"', '}'}), JSON_HEADERS(), new RpcError(400, -32700, "not valid JSON")));
+                new byte[] {(byte) 0xC3, (byte) 0x28, '"', '}'}), JSON_HEADERS(), new RpcError(400, -32700, "not UTF-8 text")));
+        // Issue 21, medium 6: each of these reached the SDK and came back as a 400 or 500 with a stack trace.
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        cases.add(postBytes("two UTF-8 BOMs", concat(concat(bom, bom), ping(1).getBytes(StandardCharsets.UTF_8)), JSON_HEADERS(),
+                new RpcError(400, -32700, "more than one byte-order mark")));
+        cases.add(postBytes("UTF-16LE with its BOM", concat(new byte[] {(byte) 0xFF, (byte) 0xFE}, ping(1).getBytes(StandardCharsets.UTF_16LE)),
+                JSON_HEADERS(), new RpcError(400, -32700, "not UTF-8 text")));
+        cases.add(postBytes("UTF-16BE without a BOM", ping(1).getBytes(StandardCharsets.UTF_16BE), JSON_HEADERS(),
+                new RpcError(400, -32700, "not valid JSON")));
+        cases.add(postBytes("UTF-32BE", ping(1).getBytes(java.nio.charset.Charset.forName("UTF-32BE")), JSON_HEADERS(),
+                new RpcError(400, -32700, "not valid JSON")));
+        cases.add(post("_meta a number", rpc(1, "tools/list", "{\"_meta\":5}"), new RpcError(400, -32602, "\"params._meta\" must be an object")));
+        cases.add(post("_meta a string in tools/call", rpc(1, "tools/call", "{\"name\":\"list_projects\",\"_meta\":\"x\"}"),
+                new RpcError(400, -32602, "\"params._meta\" must be an object")));
+        cases.add(post("_meta an array", rpc(1, "ping", "{\"_meta\":[1]}"), new RpcError(400, -32602, "\"params._meta\" must be an object")));
+        cases.add(post("initialize without params", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}",
+                new RpcError(400, -32602, "initialize needs params")));
+        cases.add(post("initialize with a numeric protocolVersion", rpc(1, "initialize",
+                "{\"protocolVersion\":5,\"capabilities\":{},\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"}}"),
+                new RpcError(400, -32602, "a string \"protocolVersion\"")));
+        cases.add(post("initialize with capabilities as text", rpc(1, "initialize",
+                "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":\"all\",\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"}}"),
+                new RpcError(400, -32602, "\"capabilities\" as an object")));
+        cases.add(post("initialize with clientInfo a number", rpc(1, "initialize",
+                "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":7}"),
+                new RpcError(400, -32602, "\"clientInfo\" as an object")));
+        cases.add(post("initialize with a numeric client name", rpc(1, "initialize",
+                "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":1,\"version\":\"1\"}}"),
+                new RpcError(400, -32602, "a string \"name\"")));
+        cases.add(post("a well-formed initialize", rpc(1, "initialize",
+                "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"},\"_meta\":{}}"),
+                new Ok("\"result\"", null)));
         cases.add(postBytes("a raw NUL byte in a string", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"a\u0000b\"}"
                 .getBytes(StandardCharsets.UTF_8), JSON_HEADERS(), new RpcError(400, -32700, "not valid JSON")));
 
@@ -246,6 +283,12 @@ class BadInputCatalogueIT {
 
         // Admin listener
         cases.add(admin("/infox is not /info", "/infox", new Plain(404, "not found", null)));
+        cases.add(admin("a 40 KB heading label is its article's load problem", "/info",
+                new Plain(200, "huge-label: article '제111", "1".repeat(200))));
+        cases.add(tool("the rest of that file is served", "read_article", "{\"project\":\"evil\",\"document\":\"huge-label\",\"article\":\"제1조\"}",
+                new Ok("유지", null)));
+        cases.add(admin("a dangling link is a load problem", "/info", new Plain(200, "dangling.md: not a regular file", null)));
+        cases.add(admin("a FIFO is a load problem, never opened", "/info", new Plain(200, "pipe.md: not a regular file", null)));
         cases.add(admin("/livez/extra", "/livez/extra", new Plain(404, "not found", null)));
         cases.add(admin("/info hides the database password", "/info", new Plain(200, "password=***", DB_PASSWORD)));
         cases.add(admin("/info says the database is unreachable", "/info", new Plain(200, "\"connected\":false", null)));

@@ -29,8 +29,9 @@ class McpRequestRulesTest {
         assertTrue(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", "2026-07-28").accepted().modern(),
                 "the header alone: the new server says what _meta lacks");
         assertTrue(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\"}", null).accepted().modern());
-        assertFalse(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\"}}",
-                null).accepted().modern(), "initialize negotiates in its body");
+        assertFalse(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}", null).accepted().modern(),
+                "initialize negotiates in its body");
         assertFalse(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", null).accepted().modern(), "no header: 2025-11-25");
         assertFalse(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "2025-06-18").accepted().modern());
     }
@@ -54,6 +55,29 @@ class McpRequestRulesTest {
         McpRequestRules.Rejection r = check(withMeta("v999"), "2026-07-28").rejection().orElseThrow();
         assertEquals(-32020, r.code());
         assertEquals(1, r.id().asInt());
+    }
+
+    @Test
+    void theTransportGuardsChecksHoldForBothRevisions() {
+        String longMethod = "x".repeat(McpRequestRules.MAX_METHOD_CHARS + 1);
+        for (String header : List.of("2026-07-28", "2025-11-25", "2025-06-18")) {
+            McpRequestRules.Rejection meta = check("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":{\"_meta\":[]}}",
+                    header).rejection().orElseThrow();
+            assertEquals(-32602, meta.code(), header);
+            assertEquals(7, meta.id().asInt());
+            McpRequestRules.Rejection method = check("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"" + longMethod + "\"}", header)
+                    .rejection().orElseThrow();
+            assertEquals(-32600, method.code(), header);
+            assertTrue(method.message().length() < 200, "the name is not repeated: " + method.message());
+            byte[] utf16 = withMeta(header).getBytes(StandardCharsets.UTF_16LE);
+            assertEquals(-32700, RULES.check(utf16, header).rejection().orElseThrow().code(), header);
+            byte[] secondBom = ("\uFEFF" + withMeta(header)).getBytes(StandardCharsets.UTF_8);
+            assertEquals(-32700, RULES.check(secondBom, header).rejection().orElseThrow().code(), header);
+        }
+        McpRequestRules.Rejection init = check("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"initialize\",\"params\":"
+                + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":[],\"clientInfo\":{\"name\":\"t\"}}}", null).rejection().orElseThrow();
+        assertEquals(-32602, init.code());
+        assertTrue(init.message().contains("capabilities"), init.message());
     }
 
     @Test

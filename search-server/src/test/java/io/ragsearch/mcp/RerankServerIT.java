@@ -78,7 +78,15 @@ class RerankServerIT {
             int ok = t.ok();
             int busy = t.busy();
             assertTrue(ok >= 1 && busy >= 1, "ok=" + ok + " busy=" + busy);
-            assertTrue(admin(app, "/metrics").body().contains("ragsearch_rerank_busy_rejections_total " + busy));
+            // Busy answers come from the rerank lane (not started within the budget, or its queue full) or from the permit wait.
+            String metrics = admin(app, "/metrics").body();
+            assertEquals(busy, counter(metrics, "ragsearch_rerank_lane_busy_total") + counter(metrics, "ragsearch_rerank_busy_rejections_total"),
+                    metrics);
         }
+    }
+
+    private static long counter(String metrics, String name) {
+        return metrics.lines().filter(l -> l.startsWith(name + " ")).mapToLong(l -> (long) Double.parseDouble(l.substring(name.length() + 1)))
+                .findFirst().orElse(0);
     }
 }

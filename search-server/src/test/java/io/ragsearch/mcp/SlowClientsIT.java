@@ -72,6 +72,129 @@ class SlowClientsIT {
         }
     }
 
+    /**
+     * Issue 21, high 3: more slow connections than the admin port's cap (64), each sending a header
+     * byte a second and reconnecting whenever the server closes it, as a determined client would.
+     * Before: the cap filled, the probes waited in the backlog, and 14 of 14 timed out. Each probe
+     * here is a kubelet's: a new connection, a 1 s timeout.
+     */
+    @Test
+    void moreSlowConnectionsThanTheCapLeaveLivezWithinItsBudget() throws Exception {
+        int slow = 100;
+        Duration measuring = Duration.ofSeconds(30);
+        try (SearchServerApp app = TestServers.startSample(TestServers.server("127.0.0.1", null, null, null))) {
+            int port = app.adminPort();
+            AtomicBoolean running = new AtomicBoolean(true);
+            AtomicInteger reconnects = new AtomicInteger();
+            AtomicInteger rounds = new AtomicInteger();
+            byte[] head = "GET /livez HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII);
+            Socket[] sockets = new Socket[slow];
+            int[] sent = new int[slow];
+            Thread attacker = new Thread(() -> {
+                while (running.get()) {
+                    for (int i = 0; i < slow && running.get(); i++) {
+                        try {
+                            if (sockets[i] == null) {
+                                sockets[i] = new Socket();
+                                sockets[i].connect(new java.net.InetSocketAddress("127.0.0.1", port), 1_000);
+                                sent[i] = 0;
+                            }
+                            // One byte a second of a head that never ends.
+                            sockets[i].getOutputStream().write(sent[i] < head.length ? head[sent[i]] : 'a');
+                            sockets[i].getOutputStream().flush();
+                            sent[i]++;
+                        } catch (IOException e) {
+                            // Closed by the server (the defence): come back at once with a new connection.
+                            closeQuietly(sockets[i]);
+                            sockets[i] = null;
+                            reconnects.incrementAndGet();
+                        }
+                    }
+                    rounds.incrementAndGet();
+                    sleep(1_000);
+                }
+            }, "slow-admin-clients");
+            attacker.start();
+            List<Double> millis = new ArrayList<>();
+            int failed = 0;
+            String firstFailure = null;
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> rounds.get() >= 3);
+                long end = System.nanoTime() + measuring.toNanos();
+                while (System.nanoTime() < end) {
+                    long t0 = System.nanoTime();
+                    try {
+                        String status = probe(port, 1_000);
+                        if (!status.startsWith("HTTP/1.1 200")) {
+                            failed++;
+                            firstFailure = firstFailure == null ? status : firstFailure;
+                        }
+                    } catch (IOException e) {
+                        failed++;
+                        firstFailure = firstFailure == null ? e.toString() : firstFailure;
+                    }
+                    millis.add((System.nanoTime() - t0) / 1e6);
+                    Thread.sleep(200);
+                }
+            } finally {
+                running.set(false);
+                attacker.join();
+                for (Socket s : sockets) {
+                    closeQuietly(s);
+                }
+            }
+            List<Double> sorted = millis.stream().sorted().toList();
+            double p50 = sorted.get(sorted.size() / 2);
+            double p99 = sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.99) - 1));
+            double max = sorted.get(sorted.size() - 1);
+            System.out.printf(Locale.ROOT, "[slow-admin] %d slow connections (1 header byte/s, reconnecting; cap %d): %d probes, %d failed,"
+                            + " p50 %.1f ms, p99 %.1f ms, max %.1f ms; the server closed slow connections %d times%n",
+                    slow, 64, millis.size(), failed, p50, p99, max, reconnects.get());
+            assertEquals(0, failed, "probes failed, first: " + firstFailure);
+            assertTrue(millis.size() >= 100, "probes sent: " + millis.size());
+            assertTrue(reconnects.get() >= slow, "the slow connections were closed and came back: " + reconnects.get());
+            // A kubelet's probe times out after 1 s by default.
+            assertTrue(p99 < 1_000, "p99 " + p99 + " ms");
+        }
+    }
+
+    /** One kubelet-style probe: a new connection, GET /livez, the status line; within timeoutMillis or an exception. */
+    private static String probe(int port, int timeoutMillis) throws IOException {
+        try (Socket s = new Socket()) {
+            long t0 = System.nanoTime();
+            s.connect(new java.net.InetSocketAddress("127.0.0.1", port), timeoutMillis);
+            int left = timeoutMillis - (int) ((System.nanoTime() - t0) / 1_000_000);
+            s.setSoTimeout(Math.max(1, left));
+            s.getOutputStream().write("GET /livez HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            StringBuilder line = new StringBuilder();
+            int c;
+            while ((c = s.getInputStream().read()) >= 0 && c != '\r') {
+                line.append((char) c);
+            }
+            return line.toString();
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Test
     void tricklingBodiesHoldNoMcpPermit() throws Exception {
         // Four in-flight permits: the old server gave all of them to four slow bodies.

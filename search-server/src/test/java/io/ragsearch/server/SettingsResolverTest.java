@@ -76,7 +76,7 @@ class SettingsResolverTest {
         assertEquals(32, s.serving().tools().queue());
         assertEquals(1000, s.serving().limits().maxQueryChars());
         assertEquals(1, s.models().rerank().concurrency());
-        assertEquals(10_000, s.models().rerank().queueTimeoutMillis());
+        assertEquals(1_000, s.models().rerank().queueTimeoutMillis(), "short: a client hears at once that it should retry (issue 21)");
         assertEquals(new SessionSettings(1, SessionSettings.Arena.SHRINK), s.models().rerank().session());
         assertEquals(SessionSettings.Arena.SHRINK, s.models().embeddingSession().arena());
         assertTrue(s.models().calibration().enabled());
@@ -105,5 +105,18 @@ class SettingsResolverTest {
                 projects: [{name: a, source: {directory: /x}}]
                 """, "t"), Map.of("RAGSEARCH_AUTH_TOKEN", " ")));
         assertTrue(blank.getMessage().contains("RAGSEARCH_AUTH_TOKEN is set but blank"), blank.getMessage());
+        // Issue 21 (low): a one-character token and one with a line break inside were accepted.
+        for (String bad : new String[] {"x", "seven77", "first-line\nsecond-line", "with space inside", "tab\there-token"}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> SettingsResolver.resolve(ConfigLoader.parse("""
+                    projects: [{name: a, source: {directory: /x}}]
+                    """, "t"), Map.of("RAGSEARCH_AUTH_TOKEN", bad)), bad);
+            assertTrue(e.getMessage().contains("RAGSEARCH_AUTH_TOKEN must be at least 8 characters"), e.getMessage());
+            assertTrue(!e.getMessage().contains(bad.strip()) || bad.length() < 2, "the token itself is not echoed: " + e.getMessage());
+        }
+        for (String good : new String[] {"s3cret-token", "dG9rZW4tZm9yLXRlc3Rz==", "  trailing-newline-from-a-secret\n"}) {
+            assertEquals(good.strip(), SettingsResolver.resolve(ConfigLoader.parse("""
+                    projects: [{name: a, source: {directory: /x}}]
+                    """, "t"), Map.of("RAGSEARCH_AUTH_TOKEN", good)).serving().mcp().bearerToken());
+        }
     }
 }

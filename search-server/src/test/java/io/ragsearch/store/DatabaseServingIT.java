@@ -198,6 +198,33 @@ class DatabaseServingIT {
         }
     }
 
+    /**
+     * Issue 21, high 4, database mode: one stored row whose label Lucene cannot hold (over 32 KB)
+     * used to drop the whole project from every replica that started later; now that row is a load
+     * problem and the rest serves.
+     */
+    @Test
+    void aRowTheIndexCannotHoldCostsThatRowNotTheProject() throws Exception {
+        String project = "hugelabel-" + System.nanoTime();
+        ingest(project, corpus(""));
+        TestDatabase.execute("UPDATE articles SET label = '제' || repeat('1', 40000) || '조' WHERE project = '" + project
+                + "' AND ordinal = 2");
+        try (SearchServerApp app = start()) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> app.catalog().contains(project));
+            String info = admin(app, "/info").body();
+            assertTrue(info.contains("a heading label of 40006 bytes"), info);
+            assertTrue(!info.contains("1".repeat(200)), "the problem shows the label's start only");
+            McpSyncClient client = TestServers.client(app.mcpPort());
+            try {
+                assertTrue(search(client, project, "paid annual leave days").contains("Article 1"));
+            } finally {
+                client.closeGracefully();
+            }
+        } finally {
+            TestDatabase.execute("DELETE FROM projects WHERE name = '" + project + "'");
+        }
+    }
+
     @Test
     void embeddingsFromAnotherModelAreRefusedWithAClearReason() throws Exception {
         String project = "othermodel-" + System.nanoTime();

@@ -68,6 +68,32 @@ class IngestIT {
         }
     }
 
+    /**
+     * Issue 21, medium 8: a NUL byte in one file, or two files with one id, aborted the whole ingest
+     * with a raw PostgreSQL error naming no file. Now each is that file's problem and the rest is written.
+     */
+    @Test
+    void oneBadFileCostsThatFileNotTheIngest() throws Exception {
+        String project = "badfiles-" + System.nanoTime();
+        Files.writeString(dir.resolve("good.md"), "# Good\n### Article 1 (A)\nAlpha.\n");
+        Files.writeString(dir.resolve("dup.md"), "# Dup\n### Article 1 (A)\nFirst text.\n");
+        Files.writeString(dir.resolve("dup.txt"), "# Dup\n### Article 1 (A)\nSecond text.\n");
+        Files.write(dir.resolve("nul.md"), "# Nul\n### Article 1 (A)\nBefore\u0000after.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load(project, dir);
+        String problems = String.join("\n", loaded.problems());
+        assertTrue(problems.contains("dup.txt: the same document id 'dup' as an earlier file, left out"), problems);
+        assertTrue(problems.contains("nul: a NUL byte at byte"), problems);
+        try (Database db = TestDatabase.open()) {
+            Ingester.Report r = new Ingester(db).ingest(loaded.corpus(), "test", dir.toString(), null);
+            assertEquals(2, r.added());
+            StoredProject stored = new CorpusStore(db).read(project, 0).orElseThrow();
+            assertEquals(List.of("dup", "good"), stored.corpus().documents().stream().map(Document::id).toList());
+            assertTrue(stored.corpus().documents().get(0).articles().get(0).body().contains("First text"));
+        } finally {
+            TestDatabase.execute("DELETE FROM projects WHERE name = '" + project + "'");
+        }
+    }
+
     @Test
     void badRowsAreReportedAndSkipped() throws Exception {
         String project = "badrows-" + System.nanoTime();

@@ -47,14 +47,22 @@ class VerificationEndpointIT {
     private static SearchServerApp strictGate;
     private static SearchServerApp badChecks;
     private static SearchServerApp noChecks;
+    private static SearchServerApp guarded;
+    private static SearchServerApp noList;
+    private static final String TOKEN = "verification-token-7f3a9c";
 
     @BeforeAll
     static void start() throws Exception {
         baseline = start(english(null), Map.of());
-        sameVersion = start(english(null), Map.of(Environment.VERIFY_CHECKS, EXAMPLE.toString()));
-        strictGate = start(english(new ServerSettings.Gate(0.99)), Map.of(Environment.VERIFY_CHECKS, EXAMPLE.toString()));
+        Map<String, String> checks = Map.of(Environment.VERIFY_CHECKS, EXAMPLE.toString(), Environment.VERIFY_BASELINES, "127.0.0.1");
+        sameVersion = start(english(null), checks);
+        strictGate = start(english(new ServerSettings.Gate(0.99)), checks);
         Path broken = Files.writeString(dir.resolve("broken.yaml"), "checks:\n  - {id: x, kind: nosuch}\n");
-        badChecks = start(english(null), Map.of(Environment.VERIFY_CHECKS, broken.toString()));
+        badChecks = start(english(null), Map.of(Environment.VERIFY_CHECKS, broken.toString(), Environment.VERIFY_BASELINES, "127.0.0.1"));
+        // A candidate pod as the operator starts it: a bearer token from the Secret, the allowed baselines named.
+        guarded = start(english(null), Map.of(Environment.VERIFY_CHECKS, EXAMPLE.toString(), Environment.AUTH_TOKEN, TOKEN,
+                Environment.VERIFY_BASELINES, "localhost:" + baseline.mcpPort() + ", 127.0.0.0/30"));
+        noList = start(english(null), Map.of(Environment.VERIFY_CHECKS, EXAMPLE.toString(), Environment.AUTH_TOKEN, TOKEN));
         noChecks = baseline;
     }
 
@@ -70,7 +78,7 @@ class VerificationEndpointIT {
 
     @AfterAll
     static void stop() {
-        for (SearchServerApp app : new SearchServerApp[] {baseline, sameVersion, strictGate, badChecks}) {
+        for (SearchServerApp app : new SearchServerApp[] {baseline, sameVersion, strictGate, badChecks, guarded, noList}) {
             if (app != null) {
                 app.close();
             }
@@ -141,6 +149,136 @@ class VerificationEndpointIT {
         assertTrue(v.checks().stream().allMatch(r -> "unreachable".equals(r.baseline())), VerificationJson.write(v));
         assertTrue(v.checks().stream().filter(r -> r.kind().equals("search")).allMatch(r -> r.passed() && !"unreachable".equals(r.candidate())),
                 VerificationJson.write(v));
+    }
+
+    /**
+     * Issue 21, high 1: the admin listener has no authentication, and a verification sends the
+     * server's bearer token to its baseline. A baseline off the allowed list is refused before
+     * anything is sent; the token never reaches it, whichever way the address is written.
+     */
+    @Test
+    void aBaselineOffTheListIsRefusedAndNeverSeesTheToken() throws Exception {
+        try (Listener attacker = Listener.on("127.0.0.9")) {
+            for (String url : List.of(attacker.url(), attacker.url().replace("127.0.0.9", "2130706441"),
+                    "http://127.0.0.1@127.0.0.9:" + attacker.port() + "/mcp", "http://localhost:" + attacker.port() + "/mcp",
+                    "http://127.0.0.1:" + baseline.mcpPort() + "/mcp")) {
+                // The last MCP address is allowed, but the admin address is the attacker's: refused as well.
+                HttpResponse<String> r = postRaw(guarded, url, "http://127.0.0.9:" + attacker.port(), null);
+                assertEquals(403, r.statusCode(), url + " " + r.body());
+                assertTrue(r.body().contains("RAGSEARCH_VERIFY_BASELINES") || r.body().contains("user information"), r.body());
+            }
+            HttpResponse<String> none = postRaw(noList, "http://127.0.0.1:" + baseline.mcpPort() + "/mcp", null, null);
+            assertEquals(403, none.statusCode(), none.body());
+            assertTrue(none.body().contains("no baseline is allowed"), none.body());
+            Thread.sleep(300);
+            assertEquals(List.of(), attacker.authorizations(), "nothing reached a baseline off the list");
+            assertEquals(0, attacker.requests());
+        }
+    }
+
+    /** Issue 21, high 1: a browser's cross-site POST (it carries Origin) starts nothing; nor does any Origin read the admin port. */
+    @Test
+    void aRequestWithAnOriginIsRefused() throws Exception {
+        HttpResponse<String> post = postRaw(guarded, "http://localhost:" + baseline.mcpPort() + "/mcp", null, "http://evil.example");
+        assertEquals(403, post.statusCode(), post.body());
+        for (String origin : List.of("null", "http://localhost:" + guarded.adminPort(), "http://127.0.0.1")) {
+            for (String path : List.of(AdminEndpoints.VERIFICATION, AdminEndpoints.INFO, AdminEndpoints.CALIBRATION)) {
+                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + guarded.adminPort() + path))
+                        .header("Origin", origin).GET().build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(403, r.statusCode(), path + " " + origin);
+            }
+        }
+        HttpResponse<String> livez = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + guarded.adminPort()
+                + AdminEndpoints.LIVEZ)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, livez.statusCode(), "probes carry no Origin and are served");
+    }
+
+    /**
+     * Issue 21, high 1: an allowed baseline that fails answers with a body (20 KB, a secret in it);
+     * the result says only the status, never the body. The token does go to an allowed baseline.
+     */
+    @Test
+    void aFailingBaselineIsReportedByStatusNeverByItsBody() throws Exception {
+        try (Listener failing = Listener.on("127.0.0.2")) {
+            Verification v = runToTheEnd(guarded, failing.url(), "http://127.0.0.2:" + failing.port());
+            String json = VerificationJson.write(v);
+            assertFalse(json.contains(Listener.SECRET), "the baseline's body leaked into /verification");
+            assertTrue(json.length() < 16_000, "the result stays small: " + json.length());
+            assertTrue(json.contains("HTTP 500"), json);
+            assertTrue(failing.requests() > 0);
+            assertTrue(failing.authorizations().stream().allMatch(("Bearer " + TOKEN)::equals), failing.authorizations().toString());
+            // The candidate itself was judged: its searches pass against its own listener.
+            assertTrue(v.checks().stream().filter(r -> r.kind().equals("search")).allMatch(Verification.Row::passed), json);
+        }
+    }
+
+    /** A stand-in for whatever a baseline URL could point at: answers 500 with a large body holding a secret; counts what it receives. */
+    private static final class Listener implements AutoCloseable {
+        static final String SECRET = "internal-secret-4b1d";
+        private final com.sun.net.httpserver.HttpServer server;
+        private final List<String> authorizations = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
+
+        private Listener(String address) throws java.io.IOException {
+            server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress(address, 0), 16);
+            byte[] body = (SECRET + " ").repeat(20_000 / (SECRET.length() + 1)).getBytes(StandardCharsets.UTF_8);
+            server.createContext("/", exchange -> {
+                requests.incrementAndGet();
+                String auth = exchange.getRequestHeaders().getFirst("Authorization");
+                if (auth != null) {
+                    authorizations.add(auth);
+                }
+                exchange.getRequestBody().readAllBytes();
+                exchange.getResponseHeaders().add("Content-Type", "text/plain");
+                exchange.sendResponseHeaders(500, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+            server.start();
+        }
+
+        static Listener on(String address) throws java.io.IOException {
+            return new Listener(address);
+        }
+
+        int port() {
+            return server.getAddress().getPort();
+        }
+
+        String url() {
+            return "http://" + server.getAddress().getAddress().getHostAddress() + ":" + port() + "/mcp";
+        }
+
+        List<String> authorizations() {
+            return List.copyOf(authorizations);
+        }
+
+        int requests() {
+            return requests.get();
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+        }
+    }
+
+    private static HttpResponse<String> postRaw(SearchServerApp app, String baselineUrl, String adminUrl, String origin) throws Exception {
+        URI uri = URI.create(admin(app) + "?" + AdminEndpoints.VERIFICATION_BASELINE + "="
+                + URLEncoder.encode(baselineUrl, StandardCharsets.UTF_8)
+                + (adminUrl == null ? "" : "&baselineAdmin=" + URLEncoder.encode(adminUrl, StandardCharsets.UTF_8)));
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.noBody());
+        if (origin != null) {
+            b.header("Origin", origin);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static synchronized Verification runToTheEnd(SearchServerApp candidate, String baselineUrl, String adminUrl) throws Exception {
+        waitFinished(candidate);
+        HttpResponse<String> started = postRaw(candidate, baselineUrl, adminUrl, null);
+        assertEquals(202, started.statusCode(), started.body());
+        return waitFinished(candidate);
     }
 
     private static synchronized Verification runToTheEnd(SearchServerApp candidate, SearchServerApp running) throws Exception {

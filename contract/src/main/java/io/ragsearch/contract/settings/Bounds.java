@@ -16,6 +16,11 @@ public final class Bounds {
     /** Encoders (embedding models and cross-encoders) alike: below 8 no question fits, above 8192 no model we know. */
     public static final int MAX_SEQ_LEN_MIN = 8;
     public static final int MAX_SEQ_LEN_MAX = 8192;
+    /**
+     * ONNX Runtime threads of one rerank run: more than any node's cores gains nothing, and each
+     * thread costs memory at session creation (100000 grew a server to 3.9 GB without starting).
+     */
+    public static final int INTRA_OP_THREADS_MAX = 256;
 
     public static final List<String> LANGUAGES = List.of("auto", "ko", "en");
     public static final String LANGUAGE_REGEX = "^(auto|ko|en)$";

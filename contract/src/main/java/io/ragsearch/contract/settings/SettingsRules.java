@@ -40,6 +40,9 @@ public final class SettingsRules {
             positive(problems, "rerank.concurrency (RAGSEARCH_RERANK_CONCURRENCY)", rerank.concurrency());
             positive(problems, "rerank.queueTimeoutMillis", rerank.queueTimeoutMillis());
             positive(problems, "rerank.intraOpThreads", rerank.intraOpThreads());
+            if (rerank.intraOpThreads() != null && rerank.intraOpThreads() > Bounds.INTRA_OP_THREADS_MAX) {
+                problems.add("rerank.intraOpThreads must be at most " + Bounds.INTRA_OP_THREADS_MAX + ", got " + rerank.intraOpThreads());
+            }
             if (rerank.calibrationLevels() != null) {
                 rerank.calibrationLevels().forEach(k -> positive(problems, "rerank.calibrationLevels", k));
             }

@@ -39,9 +39,18 @@ final class ContainerLauncher {
     /** Null: the plain-jar fallback. */
     private final ImageRootfs rootfs;
     private final KubernetesClient client;
+    /** Where a pod sees the simulator's Service names (a directory bound in its mount namespace). */
+    static final String SIM_DNS_DIR = "/etc/ragsearch-sim-dns";
+    /** The simulator's Service names (its cluster DNS), or null for none. */
+    private final Path hostsFile;
 
     ContainerLauncher(KubernetesClient client, Path serverJar, ImageRootfs rootfs, MountPoints mountPoints) {
+        this(client, serverJar, rootfs, mountPoints, null);
+    }
+
+    ContainerLauncher(KubernetesClient client, Path serverJar, ImageRootfs rootfs, MountPoints mountPoints, Path hostsFile) {
         this.client = client;
+        this.hostsFile = hostsFile;
         this.serverJar = serverJar;
         this.rootfs = rootfs;
         this.mountPoints = mountPoints;
@@ -98,6 +107,12 @@ final class ContainerLauncher {
         // Mounts whose target hides a source (e.g. /tmp over a pod directory under /tmp) go last.
         mounts.sort(Comparator.comparing((VolumeMount m) -> podDir.toAbsolutePath().startsWith(m.getMountPath()))
                 .thenComparing(VolumeMount::getMountPath));
+        if (hostsFile != null) {
+            // First, before a pod's /tmp can hide the simulator's directory: its Service names, at a path of their own.
+            mountPoints.ensure(Path.of(SIM_DNS_DIR));
+            inner.append("mount --bind ").append(q(hostsFile.getParent().toString())).append(' ').append(q(SIM_DNS_DIR)).append('\n');
+            inner.append("mount -o remount,bind,ro ").append(q(SIM_DNS_DIR)).append('\n');
+        }
         for (VolumeMount m : mounts) {
             Path source = source(c, m, volumes);
             mountPoints.ensure(Path.of(m.getMountPath()));
@@ -109,7 +124,12 @@ final class ContainerLauncher {
         if (c.getSecurityContext() != null && Boolean.TRUE.equals(c.getSecurityContext().getReadOnlyRootFilesystem())) {
             inner.append("mount -o remount,bind,ro /\n");
         }
-        inner.append("exec ").append(q(javaBinary())).append(" -jar ").append(q(serverJar.toString()));
+        inner.append("exec ").append(q(javaBinary()));
+        if (hostsFile != null) {
+            // Service names resolve as cluster DNS would (ServiceNames); the file is read at each lookup.
+            inner.append(' ').append(q("-Djdk.net.hosts.file=" + SIM_DNS_DIR + "/" + hostsFile.getFileName()));
+        }
+        inner.append(" -jar ").append(q(serverJar.toString()));
         for (String arg : c.getArgs() == null ? List.<String>of() : c.getArgs()) {
             inner.append(' ').append(q(arg));
         }

@@ -22,6 +22,34 @@ final class PodFiles {
     }
 
     /** Volume name → host directory. */
+    /**
+     * The server configuration as a pod bound to 0.0.0.0 applies it. The simulator binds each pod to
+     * its own loopback address instead (pods share this machine's network), and a server on a
+     * loopback address checks Host against its loopback names, which a pod on 0.0.0.0 does not: a
+     * verification's candidate calling the serving pods by their Service name would get 421. So the
+     * Host check is set off here, as it is in a pod ({@code allowedHosts: ["*"]}), unless the
+     * configuration names hosts itself; Origin stays as configured.
+     */
+    @SuppressWarnings("unchecked")
+    static String asInAPod(String configYaml) {
+        try {
+            com.fasterxml.jackson.databind.ObjectMapper yaml = new com.fasterxml.jackson.databind.ObjectMapper(
+                    new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+            Map<String, Object> config = yaml.readValue(configYaml, Map.class);
+            if (config == null) {
+                return configYaml;
+            }
+            Map<String, Object> server = (Map<String, Object>) config.computeIfAbsent("server", k -> new java.util.LinkedHashMap<>());
+            if (server.containsKey("allowedHosts")) {
+                return configYaml;
+            }
+            server.put("allowedHosts", java.util.List.of("*"));
+            return yaml.writeValueAsString(config);
+        } catch (IOException | ClassCastException e) {
+            return configYaml;
+        }
+    }
+
     static Map<String, Path> prepare(KubernetesClient client, String namespace, Iterable<Volume> volumes, Path podDir)
             throws IOException {
         Map<String, Path> dirs = new HashMap<>();
@@ -34,7 +62,8 @@ final class PodFiles {
                 }
                 if (cm.getData() != null) {
                     for (var e : cm.getData().entrySet()) {
-                        Files.writeString(dir.resolve(e.getKey()), e.getValue(), StandardCharsets.UTF_8);
+                        String value = e.getKey().equals(io.ragsearch.operator.naming.Names.CONFIG_FILE) ? asInAPod(e.getValue()) : e.getValue();
+                        Files.writeString(dir.resolve(e.getKey()), value, StandardCharsets.UTF_8);
                     }
                 }
                 if (cm.getBinaryData() != null) {

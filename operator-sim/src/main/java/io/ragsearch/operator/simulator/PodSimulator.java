@@ -56,6 +56,7 @@ public final class PodSimulator implements AutoCloseable {
     /** Where the unpacked image file systems are kept between runs (one per image config digest). */
     static final Path ROOTFS_CACHE = Path.of(System.getProperty("user.home"), ".cache", "ragsearch", "sim-images");
 
+    private final ServiceNames serviceNames;
     private final KubernetesClient client;
     private final Settings settings;
     private final MemoryCgroups cgroups;
@@ -99,7 +100,13 @@ public final class PodSimulator implements AutoCloseable {
         }
         this.runtime = runtime;
         LOG.info("pod simulator: pods run from the {}", runtime);
-        this.launcher = new ContainerLauncher(client, settings.serverJar().toAbsolutePath(), rootfs, mountPoints);
+        try {
+            this.serviceNames = new ServiceNames(settings.workDir().resolve("cluster-dns").resolve("hosts"));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot write the simulator's service names: " + e.getMessage(), e);
+        }
+        this.launcher = new ContainerLauncher(client, settings.serverJar().toAbsolutePath(), rootfs, mountPoints,
+                rootfs == null ? serviceNames.file() : null);
         this.garbage = new OwnerGarbageCollector(client);
     }
 
@@ -182,6 +189,7 @@ public final class PodSimulator implements AutoCloseable {
 
     private void sync() {
         garbage.collect();
+        serviceNames.sync(client);
         List<Deployment> deployments = client.apps().deployments().inAnyNamespace().list().getItems();
         Set<String> seen = deployments.stream().map(PodSimulator::key).collect(Collectors.toSet());
         for (String gone : new ArrayList<>(pods.keySet())) {

@@ -22,13 +22,13 @@ public interface CalibrationClient {
     Optional<DatabaseState> database(String podIp, int adminPort) throws IOException;
 
     /**
-     * Asks a candidate pod to run its checks against itself with the server at
-     * {@code baselineIp} (the pods' ports) as baseline; null runs without one.
+     * Asks a candidate pod to run its checks against itself with the MCP endpoint
+     * {@code baselineMcpUrl} as baseline (the serving Service: the only one the candidate allows); null runs without one.
      *
      * @return true once a run is going (started now, or already in progress)
      * @throws IOException when the pod cannot be reached or refuses (no checks file, a bad baseline)
      */
-    boolean startVerification(String podIp, int adminPort, String baselineIp) throws IOException;
+    boolean startVerification(String podIp, int adminPort, String baselineMcpUrl) throws IOException;
 
     /**
      * @return the pod's last verification run, or empty when none has run there

@@ -55,13 +55,11 @@ public final class HttpCalibrationClient implements CalibrationClient {
     }
 
     @Override
-    public boolean startVerification(String podIp, int adminPort, String baselineIp) throws IOException {
+    public boolean startVerification(String podIp, int adminPort, String baselineMcpUrl) throws IOException {
         String query = "";
-        if (baselineIp != null) {
-            String mcp = "http://" + host(baselineIp) + ":" + AdminEndpoints.DEFAULT_MCP_PORT + AdminEndpoints.MCP_PATH;
-            String admin = "http://" + host(baselineIp) + ":" + AdminEndpoints.DEFAULT_ADMIN_PORT;
-            query = "?" + AdminEndpoints.VERIFICATION_BASELINE + "=" + URLEncoder.encode(mcp, StandardCharsets.UTF_8)
-                    + "&baselineAdmin=" + URLEncoder.encode(admin, StandardCharsets.UTF_8);
+        if (baselineMcpUrl != null) {
+            // No admin address: the Service carries only the MCP port, and the candidate allows nothing else.
+            query = "?" + AdminEndpoints.VERIFICATION_BASELINE + "=" + URLEncoder.encode(baselineMcpUrl, StandardCharsets.UTF_8);
         }
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host(podIp) + ":" + adminPort
                         + AdminEndpoints.VERIFICATION + query)).timeout(TIMEOUT).POST(HttpRequest.BodyPublishers.noBody()).build();
@@ -69,8 +67,24 @@ public final class HttpCalibrationClient implements CalibrationClient {
         if (response.statusCode() == 202 || response.statusCode() == 409) {
             return true;
         }
-        throw new IOException(request.uri().getPath() + " on " + podIp + " answered " + response.statusCode() + ": "
-                + response.body().strip());
+        throw new IOException(request.uri().getPath() + " on " + podIp + " answered " + response.statusCode() + errorField(response.body()));
+    }
+
+    /**
+     * The pod's own one-line reason (the "error" field of its JSON answer, at most 200 characters),
+     * or nothing: a body is never copied whole into a status or an event.
+     */
+    static String errorField(String body) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode error = JSON.readTree(body).path("error");
+            if (error.isTextual()) {
+                String text = error.asText().replaceAll("\\s+", " ").strip();
+                return ": " + (text.length() > 200 ? text.substring(0, 200) + "…" : text);
+            }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | RuntimeException e) {
+            // not the server's JSON: say only the status
+        }
+        return "";
     }
 
     @Override

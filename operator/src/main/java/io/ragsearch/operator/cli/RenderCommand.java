@@ -12,6 +12,7 @@ import io.ragsearch.operator.dependent.ManifestFactory;
 import io.ragsearch.operator.dependent.Manifests;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.naming.KubeNames;
 import io.ragsearch.operator.model.RerankStatus;
 import io.ragsearch.operator.reconcile.MeasuredCost;
 import io.ragsearch.operator.reconcile.RerankPlanner;
@@ -47,6 +48,10 @@ public final class RenderCommand implements Runnable {
 
     @Override
     public void run() {
+        String badNamespace = KubeNames.dns1123Label("-n/--namespace", namespace);
+        if (badNamespace != null) {
+            throw new OperatorCli.UsageProblem(badNamespace);
+        }
         RagSearch resource = RagSearchFile.read(file);
         if (resource.getMetadata().getNamespace() == null) {
             resource.getMetadata().setNamespace(namespace);
@@ -66,9 +71,13 @@ public final class RenderCommand implements Runnable {
         }
         Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency(), key);
         PrintWriter out = this.spec.commandLine().getOut();
-        out.print(header(spec, plan));
+        // Comments first (every line of them starts with '#', whatever the values hold), then each object
+        // as the serializer writes it: no input becomes YAML structure except through the serializer.
+        out.print(header(spec, plan).lines().map(line -> line.startsWith("#") ? line : "# " + line)
+                .collect(java.util.stream.Collectors.joining("\n", "", "\n")));
         for (HasMetadata object : manifests.all()) {
-            out.print(Serialization.asYaml(object));
+            String yaml = Serialization.asYaml(object);
+            out.print(yaml.startsWith("---") ? yaml : "---\n" + yaml);
         }
         out.flush();
     }

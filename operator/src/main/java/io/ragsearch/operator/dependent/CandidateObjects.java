@@ -69,6 +69,9 @@ public final class CandidateObjects {
             containers.add(new ContainerBuilder(c)
                     .addToEnv(new EnvVarBuilder().withName(Environment.VERIFY_CHECKS)
                             .withValue(Names.CHECKS_DIR + "/" + verification.keyOrDefault()).build())
+                    // The one baseline the candidate may call (with its bearer token): the serving Service of this RagSearch.
+                    .addToEnv(new EnvVarBuilder().withName(Environment.VERIFY_BASELINES)
+                            .withValue(Names.serviceHost(name, spec.namespace()) + ":" + Names.MCP_PORT).build())
                     .addToVolumeMounts(new VolumeMountBuilder().withName(Names.CHECKS_VOLUME).withMountPath(Names.CHECKS_DIR)
                             .withReadOnly(true).build())
                     .build());

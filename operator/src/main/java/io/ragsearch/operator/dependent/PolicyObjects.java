@@ -60,12 +60,19 @@ final class PolicyObjects {
             }
             adminPeers.add(scraper.build());
         }
+        // A verification's candidate pod of the same RagSearch calls the serving pods' MCP port through the Service.
+        NetworkPolicyPeer candidates = new NetworkPolicyPeerBuilder().withNewPodSelector()
+                .addToMatchLabels(Names.LABEL_INSTANCE, spec.name()).addToMatchLabels(Names.LABEL_ROLE, Names.ROLE_CANDIDATE)
+                .endPodSelector().build();
         return new NetworkPolicyBuilder()
                 .withMetadata(OwnedMeta.of(spec, spec.name()))
                 .withNewSpec()
-                .withNewPodSelector().withMatchLabels(Names.selector(spec.name())).endPodSelector()
+                // The serving pods and a verification's candidate alike: the candidate's admin port takes the POST
+                // that makes it call out with the bearer token, and must be no more open than the serving pods'.
+                .withNewPodSelector().addToMatchLabels(Names.LABEL_INSTANCE, spec.name())
+                .addToMatchLabels(Names.LABEL_MANAGED_BY, Names.MANAGED_BY).endPodSelector()
                 .withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(clients.build())
+                .addNewIngress().withFrom(clients.build(), candidates)
                 .addNewPort().withPort(new IntOrString(Names.MCP_PORT)).withProtocol("TCP").endPort().endIngress()
                 .addNewIngress().withFrom(adminPeers)
                 .addNewPort().withPort(new IntOrString(Names.ADMIN_PORT)).withProtocol("TCP").endPort().endIngress()

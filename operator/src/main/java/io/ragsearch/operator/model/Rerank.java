@@ -32,6 +32,6 @@ public class Rerank {
 
     @Min(1)
     @Max(600000)
-    @JsonPropertyDescription("How long a search waits for a rerank slot before a retryable busy error (default 10000).")
+    @JsonPropertyDescription("How long a search waits for a rerank slot before a retryable busy error (default 1000: short, so a client under load hears at once that it should retry).")
     public Integer queueTimeoutMillis;
 }

@@ -38,6 +38,19 @@ public final class Names {
     public static final int ADMIN_PORT = AdminEndpoints.DEFAULT_ADMIN_PORT;
 
     public static final String CONFIG_DIR = "/etc/ragsearch";
+
+    /**
+     * The serving Service's in-cluster name: a candidate's verification compares with it, and a
+     * candidate pod allows no other baseline (its bearer token goes to the baseline).
+     */
+    public static String serviceHost(String name, String namespace) {
+        return name + "." + namespace + ".svc";
+    }
+
+    /** The serving Service's MCP endpoint, as a candidate reaches it. */
+    public static String serviceMcpUrl(String name, String namespace) {
+        return "http://" + serviceHost(name, namespace) + ":" + MCP_PORT + AdminEndpoints.MCP_PATH;
+    }
     public static final String CONFIG_FILE = "config.yaml";
     public static final String MODEL_DIR = "/models";
     public static final String CORPUS_DIR = "/corpus";

@@ -131,10 +131,11 @@ final class Promotion {
         try {
             if (!pod.getMetadata().getName().equals(s.candidatePod)) {
                 Pod baseline = rollout.readyWith(Names.LABEL_NAME, "ragsearch").stream().findFirst().orElse(null);
-                pods.startVerification(ip, adminPort, baseline == null ? null : baseline.getStatus().getPodIP());
+                // The baseline is the serving Service (the candidate allows no other address for its token), used once a serving pod is ready.
+                pods.startVerification(ip, adminPort, baseline == null ? null : Names.serviceMcpUrl(spec.name(), spec.namespace()));
                 s.candidatePod = pod.getMetadata().getName();
                 return pending(held, s, "checks running on " + s.candidatePod + " against "
-                        + (baseline == null ? "no baseline (no serving pod is ready)" : "serving pod " + baseline.getMetadata().getName()));
+                        + (baseline == null ? "no baseline (no serving pod is ready)" : "the serving Service " + spec.name()));
             }
             Optional<Verification> result = pods.verification(ip, adminPort);
             if (result.isEmpty()) {

@@ -34,8 +34,9 @@ final class RerankCheck {
             problems.add("spec.rerank.headroomPercent must be in [0, " + MAX_HEADROOM_PERCENT + "], got " + headroom);
         }
         int intraOp = rerank.intraOpThreads == null ? SpecDefaults.INTRA_OP_THREADS : rerank.intraOpThreads;
-        if (intraOp < 1) {
-            problems.add("spec.rerank.intraOpThreads must be at least 1, got " + intraOp);
+        if (intraOp < 1 || intraOp > io.ragsearch.contract.settings.Bounds.INTRA_OP_THREADS_MAX) {
+            problems.add("spec.rerank.intraOpThreads must be in [1, " + io.ragsearch.contract.settings.Bounds.INTRA_OP_THREADS_MAX
+                    + "], got " + intraOp);
         }
         if (rerank.queueTimeoutMillis != null && rerank.queueTimeoutMillis < 1) {
             problems.add("spec.rerank.queueTimeoutMillis must be at least 1, got " + rerank.queueTimeoutMillis);

@@ -43,6 +43,7 @@ public final class SpecCheck {
         if (spec.image == null || spec.image.isBlank()) {
             problems.add("spec.image is required");
         }
+        NamesCheck.check(resource, problems);
         CheckedSpec.Rollout rollout = rollout(spec, problems);
         CheckedSpec.Limits limits = LimitsCheck.check(spec.resources, problems);
         PodCheck.check(spec, rollout.replicas(), problems);

@@ -76,6 +76,12 @@ class RenderBadInputCatalogueTest {
         cases.add(bad("startupTimeoutSeconds overflow", base(RESOURCES + PROJECT + "  startupTimeoutSeconds: 2147483647\n"),
                 "spec.startupTimeoutSeconds must be in [30, 86400]"));
         cases.add(bad("headroom absurd", base(RESOURCES + PROJECT + "  rerank: {headroomPercent: 1000}\n"), "headroomPercent"));
+        cases.add(bad("intraOpThreads 100000 (issue 21: 3.9 GB, never started)", base(RESOURCES + PROJECT
+                + "  rerank: {intraOpThreads: 100000}\n"), "spec.rerank.intraOpThreads must be in [1, 256], got 100000"));
+        cases.add(bad("preStopDelaySeconds negative", base(RESOURCES + PROJECT + "  pod: {preStopDelaySeconds: -5}\n"),
+                "spec.pod.preStopDelaySeconds must be in [0, 300], got -5"));
+        cases.add(bad("preStopDelaySeconds a day", base(RESOURCES + PROJECT + "  pod: {preStopDelaySeconds: 86400}\n"),
+                "spec.pod.preStopDelaySeconds must be in [0, 300], got 86400"));
         cases.add(bad("concurrency zero", base(RESOURCES + PROJECT + "  rerank: {concurrency: 0}\n"), "spec.rerank.concurrency"));
         StringBuilder many = new StringBuilder("  projects:\n");
         for (int i = 0; i < 10_000; i++) {
@@ -97,7 +103,68 @@ class RenderBadInputCatalogueTest {
         cases.add(bad("empty file", "", "found nothing"));
         cases.add(bad("deep nesting", base(RESOURCES + PROJECT + "  x: " + "[".repeat(5000) + "]".repeat(5000) + "\n"), ""));
         cases.add(bad("a huge file", base(RESOURCES + PROJECT) + "# " + "x".repeat(2 << 20) + "\n", "larger than 1024 KiB"));
+        // Issue 21, high 2: names and keys the API server would refuse, and a line break that used to add documents.
+        String crb = "\\n---\\napiVersion: rbac.authorization.k8s.io/v1\\nkind: ClusterRoleBinding\\nmetadata: {name: pwned}\\n"
+                + "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}\\n"
+                + "subjects: [{kind: ServiceAccount, name: default, namespace: default}]";
+        cases.add(bad("a document injected through metadata.name", named("\"handbook" + crb + "\"", null, RESOURCES + PROJECT),
+                "metadata.name 'handbook\\n---\\napiVersion"));
+        cases.add(bad("a document injected through metadata.namespace", named("handbook", "\"search" + crb + "\"", RESOURCES + PROJECT),
+                "metadata.namespace 'search\\n---"));
+        cases.add(bad("a name with a capital", named("Handbook", null, RESOURCES + PROJECT), "metadata.name 'Handbook' is not a DNS-1035 label"));
+        cases.add(bad("a name starting with a digit (it names the Service)", named("1handbook", null, RESOURCES + PROJECT),
+                "metadata.name '1handbook' is not a DNS-1035 label"));
+        cases.add(bad("a name of 64 characters", named("h" + "a".repeat(63), null, RESOURCES + PROJECT), "is not a DNS-1035 label"));
+        cases.add(bad("a name with a dot", named("hand.book", null, RESOURCES + PROJECT), "metadata.name 'hand.book'"));
+        cases.add(bad("a namespace with an underscore", named("handbook", "my_ns", RESOURCES + PROJECT),
+                "metadata.namespace 'my_ns' is not a DNS-1123 label"));
+        cases.add(bad("an image with a space", base(RESOURCES + PROJECT).replace("ragsearch/search-server:0.1.0", "\"ragsearch/search server\""),
+                "spec.image 'ragsearch/search server' is not an image reference"));
+        cases.add(bad("an image with a line break", base(RESOURCES + PROJECT).replace("ragsearch/search-server:0.1.0",
+                "\"ragsearch/search-server:0.1.0\\n---\""), "spec.image 'ragsearch/search-server:0.1.0\\n---'"));
+        cases.add(bad("an image in capitals", base(RESOURCES + PROJECT).replace("ragsearch/search-server", "Ragsearch/Search-Server"),
+                "spec.image"));
+        cases.add(bad("an image with a short digest", base(RESOURCES + PROJECT).replace(":0.1.0", "@sha256:abc"), "spec.image"));
+        cases.add(bad("a label key with a space", base(RESOURCES + PROJECT + "  pod:\n    labels: {\"team name\": search}\n"),
+                "spec.pod.labels key 'team name'"));
+        cases.add(bad("a label key with two slashes", base(RESOURCES + PROJECT + "  pod:\n    labels: {\"a/b/c\": x}\n"),
+                "spec.pod.labels key 'a/b/c'"));
+        cases.add(bad("a label key prefix in capitals", base(RESOURCES + PROJECT + "  pod:\n    labels: {\"Example.COM/team\": x}\n"),
+                "prefix (before '/') is a DNS-1123 subdomain"));
+        cases.add(bad("a label value of 64 characters", base(RESOURCES + PROJECT + "  pod:\n    labels: {team: " + "a".repeat(64) + "}\n"),
+                "spec.pod.labels['team'] '" + "a".repeat(64)));
+        cases.add(bad("a label value with a line break", base(RESOURCES + PROJECT + "  pod:\n    labels: {team: \"a" + crb + "\"}\n"),
+                "spec.pod.labels['team'] 'a\\n---"));
+        cases.add(bad("a label value ending in a dash", base(RESOURCES + PROJECT + "  pod:\n    labels: {team: search-}\n"),
+                "is not a label value"));
+        cases.add(bad("an annotation key with a colon", base(RESOURCES + PROJECT + "  pod:\n    annotations: {\"a:b\": x}\n"),
+                "spec.pod.annotations key 'a:b'"));
+        cases.add(bad("a node selector value with a space", base(RESOURCES + PROJECT + "  pod:\n    nodeSelector: {zone: \"a b\"}\n"),
+                "spec.pod.nodeSelector['zone'] 'a b'"));
+        cases.add(bad("a priority class in capitals", base(RESOURCES + PROJECT + "  pod:\n    priorityClassName: High\n"),
+                "spec.pod.priorityClassName 'High' is not a DNS-1123 subdomain"));
+        cases.add(bad("a pull secret with an underscore", base(RESOURCES + PROJECT + "  pod:\n    imagePullSecrets: [{name: reg_cred}]\n"),
+                "spec.pod.imagePullSecrets[0].name 'reg_cred'"));
+        cases.add(bad("a database Secret with a slash", base(RESOURCES + "  projects:\n    - {name: h, source: {database: true}}\n"
+                + "  database: {secretRef: {name: \"db/creds\"}}\n"), "spec.database.secretRef.name 'db/creds'"));
+        cases.add(bad("a token Secret in capitals", base(RESOURCES + PROJECT + "  auth: {bearerTokenSecretRef: {name: Token}}\n"),
+                "spec.auth.bearerTokenSecretRef.name 'Token'"));
+        cases.add(bad("a corpus ConfigMap with a line break", base(RESOURCES + "  projects:\n    - {name: h, source: {configMap: \"docs"
+                + crb + "\"}}\n"), "spec.projects[0].source.configMap 'docs\\n---"));
+        cases.add(bad("a claim of 254 characters", base(RESOURCES + PROJECT + "  models:\n    reranker: {pvc: {claimName: "
+                + "c".repeat(254) + ", path: m}}\n"), "spec.models.reranker.pvc.claimName"));
+        cases.add(bad("a network policy label key with a space", base(RESOURCES + PROJECT
+                + "  networkPolicy: {clientPodLabels: {\"my app\": x}}\n"), "spec.networkPolicy.clientPodLabels key 'my app'"));
+        cases.add(bad("a checks key that climbs", base(RESOURCES + PROJECT + "  verification: {configMap: checks, key: \"../x\"}\n"),
+                "spec.verification.key '../x' is not a ConfigMap key"));
         return cases;
+    }
+
+    /** A RagSearch file with the given metadata (YAML scalars as written). */
+    static String named(String name, String namespace, String spec) {
+        return "apiVersion: ragsearch.io/v1alpha1\nkind: RagSearch\nmetadata:\n  name: " + name + "\n"
+                + (namespace == null ? "" : "  namespace: " + namespace + "\n")
+                + "spec:\n  image: ragsearch/search-server:0.1.0\n" + spec;
     }
 
     @TestFactory

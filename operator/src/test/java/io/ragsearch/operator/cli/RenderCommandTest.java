@@ -48,6 +48,44 @@ class RenderCommandTest {
                 .map(s -> (HasMetadata) Serialization.unmarshal(s)).toList();
     }
 
+    /** Every YAML document of render's output, as a YAML reader sees them (comments are no documents). */
+    static List<java.util.Map<?, ?>> documents(String yaml) throws java.io.IOException {
+        try (com.fasterxml.jackson.databind.MappingIterator<java.util.Map<?, ?>> docs = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
+                .readerFor(java.util.Map.class).readValues(yaml)) {
+            return docs.readAll().stream().filter(java.util.Objects::nonNull).toList();
+        }
+    }
+
+    /**
+     * Issue 21, high 2: a line break, '---' and a cluster-admin ClusterRoleBinding in -n used to
+     * come out as a document of its own, first. Now -n is a DNS-1123 label or render refuses, and
+     * free text that the API server does allow (an annotation value) goes through the serializer
+     * and stays a value.
+     */
+    @Test
+    void noInputAddsADocument(@TempDir Path dir) throws Exception {
+        String crb = "\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: pwned}\n"
+                + "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}\n"
+                + "subjects: [{kind: ServiceAccount, name: default, namespace: default}]\n";
+        Run injected = render("-f", EXAMPLE.toString(), "-n", "default" + crb);
+        assertEquals(2, injected.exit(), injected.err());
+        assertTrue(injected.err().contains("-n/--namespace 'default\\n---\\napiVersion"), injected.err());
+        assertEquals("", injected.out());
+
+        String yamlValue = ("default" + crb).replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+        Path file = Files.writeString(dir.resolve("annotated.yaml"), Files.readString(EXAMPLE)
+                + "  pod:\n    annotations: {note: \"" + yamlValue + "\"}\n");
+        Run run = render("-f", file.toString());
+        assertEquals(0, run.exit(), run.err());
+        List<java.util.Map<?, ?>> docs = documents(run.out());
+        assertEquals(List.of("ConfigMap", "Deployment", "Service", "PodDisruptionBudget"), docs.stream().map(d -> d.get("kind")).toList(),
+                run.out());
+        Deployment d = (Deployment) objects(run.out()).get(1);
+        assertEquals("default" + crb, d.getSpec().getTemplate().getMetadata().getAnnotations().get("note"), "the text stays one value");
+        assertTrue(run.out().lines().filter(l -> !l.startsWith("#") && !l.startsWith(" ") && !l.equals("---"))
+                .allMatch(l -> l.matches("[a-zA-Z]+:.*")), "only the serializer's top-level keys outside comments");
+    }
+
     @Test
     void exampleRendersWithTheConcurrencyOfTheGivenCalibration() {
         Run run = render("-f", EXAMPLE.toString(), "--calibration", CALIBRATION.toString());

@@ -158,6 +158,21 @@ class ManifestFactoryTest {
                 admin.getFrom().get(1).getNamespaceSelector().getMatchLabels());
         assertEquals(java.util.Map.of("app", "prometheus"), admin.getFrom().get(1).getPodSelector().getMatchLabels());
 
+        // Issue 21: the policy covers a verification's candidate pod too (its admin port takes the POST that sends
+        // the bearer token out), and lets that candidate reach the serving pods' MCP port.
+        var manifests = ManifestFactory.build(check(r), 1, "key", "", new AdminAccess("ops", null, null));
+        java.util.Map<String, String> selects = np.getSpec().getPodSelector().getMatchLabels();
+        java.util.Map<String, String> serving = manifests.deployment().getSpec().getTemplate().getMetadata().getLabels();
+        assertTrue(serving.entrySet().containsAll(selects.entrySet()), "selects the serving pods: " + selects);
+        java.util.Map<String, String> candidate = new java.util.HashMap<>(serving);
+        candidate.put(Names.LABEL_NAME, Names.CANDIDATE_NAME);
+        candidate.put(Names.LABEL_ROLE, Names.ROLE_CANDIDATE);
+        assertTrue(candidate.entrySet().containsAll(selects.entrySet()), "selects the candidate pods: " + selects);
+        var mcp = np.getSpec().getIngress().get(0);
+        assertEquals(8080, mcp.getPorts().get(0).getPort().getIntVal());
+        assertTrue(mcp.getFrom().stream().anyMatch(p -> p.getNamespaceSelector() == null
+                && candidate.entrySet().containsAll(p.getPodSelector().getMatchLabels().entrySet())), "the candidate reaches MCP");
+
         var unscraped = ManifestFactory.build(check(r), 1, "key", "", new AdminAccess("ops", null, null)).networkPolicy();
         assertEquals(1, unscraped.getSpec().getIngress().get(1).getFrom().size(), "no scraper unless configured");
     }

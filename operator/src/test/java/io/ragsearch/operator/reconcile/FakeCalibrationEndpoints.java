@@ -69,12 +69,12 @@ final class FakeCalibrationEndpoints implements CalibrationClient, AutoCloseable
     }
 
     @Override
-    public boolean startVerification(String podIp, int adminPort, String baselineIp) throws IOException {
+    public boolean startVerification(String podIp, int adminPort, String baselineMcpUrl) throws IOException {
         HttpServer server = servers.get(podIp);
         if (server == null) {
             throw new IOException("connection refused: " + podIp + ":" + adminPort);
         }
-        return http.startVerification("127.0.0.1", server.getAddress().getPort(), baselineIp);
+        return http.startVerification("127.0.0.1", server.getAddress().getPort(), baselineMcpUrl);
     }
 
     @Override

@@ -105,7 +105,11 @@ class VerificationPromotionTest extends MockOperatorTest {
         MockCluster.readyPod(client, candidate, "rules-candidate-x", "10.3.0.9");
         await().atMost(WAIT).until(() -> !pods.verificationStarts.getOrDefault("10.3.0.9", List.of()).isEmpty());
         String query = pods.verificationStarts.get("10.3.0.9").get(0);
-        assertTrue(query.contains("baseline=http%3A%2F%2F10.3.0."), "a serving pod is the baseline: " + query);
+        assertTrue(query.contains("baseline=http%3A%2F%2Frules." + ns + ".svc%3A8080%2Fmcp"), "the serving Service is the baseline: " + query);
+        assertFalse(query.contains("baselineAdmin"), query);
+        assertEquals(Names.serviceHost("rules", ns) + ":8080", candidate.getSpec().getTemplate().getSpec().getContainers().stream()
+                .flatMap(c -> c.getEnv().stream()).filter(e -> e.getName().equals(Environment.VERIFY_BASELINES)).findFirst()
+                .orElseThrow().getValue(), "the candidate allows only that baseline");
         assertEquals(configHash(serving), configHash(deployment(ns, "rules")), "nothing rolls while the checks run");
 
         pods.verificationResult("10.3.0.9", PASSED);
