@@ -157,7 +157,16 @@ public final class McpRequestRules {
         if (bad.isPresent()) {
             return new Verdict(bad, null);
         }
-        return route(message, protocolVersionHeader);
+        Verdict routed = route(message, protocolVersionHeader);
+        // initialize is a 2025 method: 2026-07-28 removed it, and its server answers it as an unknown method.
+        if (routed.accepted() != null && !routed.accepted().modern() && message.get("method").asString().equals("initialize")) {
+            Optional<String> problem = initializeProblem(message.get("params"));
+            if (problem.isPresent()) {
+                JsonNode id = message.get("id");
+                return new Verdict(reject(400, -32602, problem.get(), id != null && validId(id) ? id : null), null);
+            }
+        }
+        return routed;
     }
 
     /** The id of a body that parses as a JSON-RPC object with a valid id; null otherwise (never throws). */
@@ -291,12 +300,6 @@ public final class McpRequestRules {
         }
         if (params != null && params.has("_meta") && !params.get("_meta").isObject()) {
             return reject(400, -32602, "\"params._meta\" must be an object when present", validId);
-        }
-        if (name.equals("initialize")) {
-            Optional<String> problem = initializeProblem(params);
-            if (problem.isPresent()) {
-                return reject(400, -32602, problem.get(), validId);
-            }
         }
         if (name.equals("tools/call")) {
             if (params == null || !params.path("name").isString()) {

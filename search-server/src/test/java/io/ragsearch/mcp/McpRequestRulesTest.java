@@ -51,6 +51,16 @@ class McpRequestRulesTest {
     }
 
     @Test
+    void initializeParamsAreCheckedFor2025OnlyBecause2026RemovedTheMethod() {
+        String wrongTyped = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\",\"params\":{\"protocolVersion\":5}}";
+        McpRequestRules.Rejection legacy = check(wrongTyped, null).rejection().orElseThrow();
+        assertEquals(-32602, legacy.code());
+        assertEquals(7, legacy.id().asInt());
+        // The 2026-07-28 server answers it as a method that no longer exists (HTTP 404, -32601): it must get there.
+        assertTrue(check(wrongTyped, "2026-07-28").accepted().modern());
+    }
+
+    @Test
     void aHeaderThatDoesNotMirrorMetaIsAMismatch() {
         McpRequestRules.Rejection r = check(withMeta("v999"), "2026-07-28").rejection().orElseThrow();
         assertEquals(-32020, r.code());
