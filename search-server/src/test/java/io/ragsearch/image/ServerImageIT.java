@@ -85,6 +85,15 @@ class ServerImageIT {
     }
 
     @Test
+    void carriesTheBuiltInMultilingualModelAndServesKoreanHybrid() throws Exception {
+        JsonNode info = JSON.readTree(get("/info").body());
+        assertEquals("multilingual-e5-small", info.get("models").get(0).get("name").asString(), info.toString());
+        for (JsonNode p : info.get("projects")) {
+            assertEquals("hybrid", p.get("retrieval").asString(), "the model reads both sample languages: " + p);
+        }
+    }
+
+    @Test
     void calibratesUnderItsOwnCgroupLimit() throws Exception {
         JsonNode calibration = JSON.readTree(get("/calibration").body());
         assertEquals(1500L * 1024 * 1024, calibration.get("memoryLimitBytes").asLong(), calibration.toString());
