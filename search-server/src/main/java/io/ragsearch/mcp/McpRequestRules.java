@@ -162,8 +162,7 @@ public final class McpRequestRules {
         if (routed.accepted() != null && !routed.accepted().modern() && message.get("method").asString().equals("initialize")) {
             Optional<String> problem = initializeProblem(message.get("params"));
             if (problem.isPresent()) {
-                JsonNode id = message.get("id");
-                return new Verdict(reject(400, -32602, problem.get(), id != null && validId(id) ? id : null), null);
+                return new Verdict(reject(400, -32602, problem.get(), echoableId(message)), null);
             }
         }
         return routed;
@@ -173,8 +172,7 @@ public final class McpRequestRules {
     public JsonNode readableId(byte[] body) {
         try {
             JsonNode message = JSON.readTree(body);
-            JsonNode id = message == null ? null : message.get("id");
-            return id != null && validId(id) ? id : null;
+            return message == null ? null : echoableId(message);
         } catch (JacksonException | IllegalArgumentException e) {
             return null;
         }
@@ -215,7 +213,7 @@ public final class McpRequestRules {
      * {@code _meta} itself; a request without a claim is a 2025 one, judged by its header.
      */
     private Verdict route(JsonNode message, String header) {
-        JsonNode id = message.get("id");
+        JsonNode id = echoableId(message);
         String method = message.get("method").asString();
         JsonNode meta = message.path("params").path("_meta").get(META_VERSION_KEY);
         String headerVersion = header == null ? null : header.strip();
@@ -224,8 +222,7 @@ public final class McpRequestRules {
             if (headerVersion != null && !headerVersion.equals(claimed)) {
                 // 2026-07-28: the header mirrors _meta; a mismatch is HeaderMismatch, judged before the version.
                 return new Verdict(Optional.of(new Rejection(400, HEADER_MISMATCH, "MCP-Protocol-Version header '"
-                        + cut(headerVersion) + "' does not match _meta protocol version '" + cut(claimed) + "'",
-                        id != null && validId(id) ? id : null)), null);
+                        + cut(headerVersion) + "' does not match _meta protocol version '" + cut(claimed) + "'", id)), null);
             }
             if (!supportedVersions.contains(claimed)) {
                 return new Verdict(unsupported(id, claimed), null);
@@ -245,6 +242,7 @@ public final class McpRequestRules {
         return new Verdict(Optional.empty(), new Accepted(message, false));
     }
 
+    /** @param id the request's id where it may be echoed, else null */
     private Optional<Rejection> unsupported(JsonNode id, String requested) {
         String shown = cut(requested);
         String hint = requested.equals("2025-03-26")
@@ -253,7 +251,7 @@ public final class McpRequestRules {
         data.put("supported", supportedVersions);
         data.put("requested", shown);
         return Optional.of(new Rejection(400, UNSUPPORTED_VERSION, "unsupported protocol version '" + shown + "'" + hint
-                + "; supported: " + String.join(", ", supportedVersions), id != null && validId(id) ? id : null, data));
+                + "; supported: " + String.join(", ", supportedVersions), id, data));
     }
 
     private Optional<Rejection> shape(JsonNode message) {
@@ -270,7 +268,7 @@ public final class McpRequestRules {
 
     private Optional<Rejection> checkMessage(JsonNode message) {
         JsonNode id = message.get("id");
-        JsonNode validId = id != null && validId(id) ? id : null;
+        JsonNode validId = echoableId(message);
         if ((message.has("result") || message.has("error")) && !message.has("method")) {
             return reject(400, -32600, "this server sends no requests, so it takes no JSON-RPC responses", validId);
         }
@@ -330,6 +328,12 @@ public final class McpRequestRules {
             return Optional.of("initialize needs \"clientInfo\" as an object with a string \"name\" and \"version\"");
         }
         return Optional.empty();
+    }
+
+    /** The message's id where an answer may echo it (a valid one), else null. */
+    private static JsonNode echoableId(JsonNode message) {
+        JsonNode id = message.get("id");
+        return id != null && validId(id) ? id : null;
     }
 
     private static boolean validId(JsonNode id) {
