@@ -1,6 +1,8 @@
 package io.ragsearch.search;
 
 import io.ragsearch.embed.ModelFiles;
+import io.ragsearch.embed.TextEmbedder;
+import java.util.function.Supplier;
 
 /**
  * How an embedding model's cosine similarity reads as evidence in [0, 1] for the relevance gate.
@@ -25,6 +27,11 @@ public record CosineEvidence(double midpoint, double width) {
 
     public static CosineEvidence forModel(String name) {
         return ModelFiles.BUILTIN_E5.equals(name) ? E5 : RAW;
+    }
+
+    /** A project's reading: its embedder's when it runs with vectors (the model is loaded only then). */
+    public static CosineEvidence forProject(RetrievalMode mode, Supplier<TextEmbedder> embedder) {
+        return mode.usesVectors() ? forModel(embedder.get().name()) : RAW;
     }
 
     public boolean calibrated() {
