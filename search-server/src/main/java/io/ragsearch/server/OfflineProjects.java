@@ -24,7 +24,12 @@ public final class OfflineProjects {
     /** @param wanted which database projects to read: a project the command does not ask for cannot stop it */
     public static SearchService load(ServerSettings config, Map<String, String> env, ProjectCatalog into,
                                      java.util.function.Predicate<String> wanted) throws IOException {
-        AppSettings settings = SettingsResolver.resolve(config, env);
+        return load(SettingsResolver.resolve(config, env), into, wanted);
+    }
+
+    /** With settings already resolved (a caller that needs them too resolves them once). */
+    public static SearchService load(AppSettings settings, ProjectCatalog into, java.util.function.Predicate<String> wanted)
+            throws IOException {
         // The models stay open as long as the search: the process ends with the command.
         ProjectAssembly assembly = new ProjectAssembly(settings, phase -> { });
         SearchService search = assembly.loadDirectoryProjects(into, new Metrics());

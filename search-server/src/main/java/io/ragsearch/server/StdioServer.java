@@ -28,7 +28,7 @@ public final class StdioServer {
     public static void run(ServerSettings config, Map<String, String> env, InputStream in, OutputStream out) throws Exception {
         AppSettings settings = SettingsResolver.resolve(config, env);
         ProjectCatalog catalog = new ProjectCatalog();
-        SearchService search = OfflineProjects.load(config, env, catalog);
+        SearchService search = OfflineProjects.load(settings, catalog, name -> true);
         Metrics metrics = new Metrics();
         RerankSettings rerank = settings.models().rerank();
         RerankLaneSettings lane = RerankLaneSettings.forPermits(rerank.concurrency(), rerank.queueTimeoutMillis());
