@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,21 +61,13 @@ public final class VectorCache {
      */
     public Outcome passages(TextEmbedder embedder, String project, List<String> texts) {
         Path file = fileFor(embedder.digest(), project);
-        Map<Hash, float[]> cached = read(file, embedder.dimension());
+        Map<Hash, float[]> own = read(file, embedder.dimension());
         float[][] out = new float[texts.size()][];
-        List<Integer> missing = new ArrayList<>();
-        List<Hash> hashes = new ArrayList<>(texts.size());
-        for (int i = 0; i < texts.size(); i++) {
-            Hash h = Hash.of(texts.get(i));
-            hashes.add(h);
-            float[] v = cached.get(h);
-            if (v != null) {
-                out[i] = v;
-            } else {
-                missing.add(i);
-            }
-        }
-        if (!missing.isEmpty() && Files.isDirectory(file.getParent())) {
+        List<Hash> hashes = texts.stream().map(Hash::of).toList();
+        List<Integer> missing = fill(own, hashes, out, IntStream.range(0, texts.size()).boxed().toList());
+        // The file is rewritten unless it held exactly these texts: it never keeps entries no longer live.
+        boolean ownFileExact = missing.isEmpty() && own.size() == texts.size();
+        if (!missing.isEmpty()) {
             // The same texts under another project name (a second project over one corpus, a renamed one) are the same vectors.
             missing = fromSiblings(file, embedder.dimension(), hashes, out, missing);
         }
@@ -84,11 +77,24 @@ public final class VectorCache {
                 out[missing.get(j)] = fresh[j];
             }
         }
-        // Rewritten when anything was embedded or the file holds entries no longer live: it never grows stale.
-        if (!missing.isEmpty() || cached.size() != texts.size()) {
+        if (!ownFileExact) {
             write(file, hashes, out, embedder.dimension());
         }
         return new Outcome(out, texts.size() - missing.size(), missing.size());
+    }
+
+    /** Fills the positions {@code wanted} that {@code entries} holds; returns those it does not. */
+    private static List<Integer> fill(Map<Hash, float[]> entries, List<Hash> hashes, float[][] out, List<Integer> wanted) {
+        List<Integer> still = new ArrayList<>();
+        for (int i : wanted) {
+            float[] v = entries.get(hashes.get(i));
+            if (v != null) {
+                out[i] = v;
+            } else {
+                still.add(i);
+            }
+        }
+        return still;
     }
 
     /** Fills what other projects' files of the same embedder hold; returns the positions still missing. */
@@ -97,24 +103,14 @@ public final class VectorCache {
         try (var listing = Files.list(file.getParent())) {
             siblings = listing.filter(p -> p.getFileName().toString().endsWith(".vec") && !p.equals(file)).sorted().toList();
         } catch (IOException e) {
-            return missing;
+            return missing; // no folder yet: nothing embedded by this model
         }
         List<Integer> still = missing;
         for (Path sibling : siblings) {
             if (still.isEmpty()) {
                 break;
             }
-            Map<Hash, float[]> other = read(sibling, dimension);
-            List<Integer> next = new ArrayList<>();
-            for (int i : still) {
-                float[] v = other.get(hashes.get(i));
-                if (v != null) {
-                    out[i] = v;
-                } else {
-                    next.add(i);
-                }
-            }
-            still = next;
+            still = fill(read(sibling, dimension), hashes, out, still);
         }
         return still;
     }
