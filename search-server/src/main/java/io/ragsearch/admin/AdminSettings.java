@@ -1,6 +1,7 @@
 package io.ragsearch.admin;
 
 import io.ragsearch.contract.AdminEndpoints;
+import io.ragsearch.contract.settings.SettingsRules;
 
 /** The admin listener's address and port (probes, /info, /calibration, /metrics). */
 public record AdminSettings(String bindAddress, int port) {
@@ -8,8 +9,9 @@ public record AdminSettings(String bindAddress, int port) {
     public static final int DEFAULT_PORT = AdminEndpoints.DEFAULT_ADMIN_PORT;
 
     public AdminSettings {
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("admin port must be 0..65535, got " + port);
+        String problem = SettingsRules.port("admin port", port);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
         }
     }
 }

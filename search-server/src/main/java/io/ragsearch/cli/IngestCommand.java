@@ -1,7 +1,7 @@
 package io.ragsearch.cli;
 
 import io.ragsearch.contract.Environment;
-import io.ragsearch.contract.settings.Bounds;
+import io.ragsearch.contract.settings.SettingsRules;
 import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.corpus.CorpusLoader;
@@ -67,8 +67,9 @@ final class IngestCommand implements Callable<Integer> {
         if (url == null || url.isBlank()) {
             throw new IllegalArgumentException("no database: give --db JDBC_URL or set RAGSEARCH_DB_URL");
         }
-        if (!Bounds.PROJECT_NAME.matcher(project).matches()) {
-            throw new IllegalArgumentException("--project must be lower-case letters, digits, '.', '_' or '-' (got " + project + ")");
+        String badName = SettingsRules.projectName("--project", project);
+        if (badName != null) {
+            throw new IllegalArgumentException(badName);
         }
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("directory " + dir + " does not exist");

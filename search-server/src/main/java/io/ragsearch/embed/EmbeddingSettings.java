@@ -1,6 +1,6 @@
 package io.ragsearch.embed;
 
-import io.ragsearch.contract.settings.Bounds;
+import io.ragsearch.contract.settings.SettingsRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,9 +19,6 @@ public record EmbeddingSettings(Pooling pooling, boolean normalize, int maxSeqLe
 
     /** sentence-transformers trained all-MiniLM-L6-v2 on 256 tokens; longer input adds cost, not quality. */
     public static final int DEFAULT_MAX_SEQ_LEN = 256;
-    /** The contract's bounds: the configuration is checked against the same ones. */
-    public static final int MIN_MAX_SEQ_LEN = Bounds.MAX_SEQ_LEN_MIN;
-    public static final int MAX_MAX_SEQ_LEN = Bounds.MAX_SEQ_LEN_MAX;
 
     public static final EmbeddingSettings DEFAULTS = new EmbeddingSettings(Pooling.MEAN, true, DEFAULT_MAX_SEQ_LEN, "", "", null);
     /**
@@ -53,8 +50,9 @@ public record EmbeddingSettings(Pooling pooling, boolean normalize, int maxSeqLe
         if (pooling == null) {
             throw new IllegalArgumentException("pooling is required");
         }
-        if (maxSeqLen < MIN_MAX_SEQ_LEN || maxSeqLen > MAX_MAX_SEQ_LEN) {
-            throw new IllegalArgumentException("maxSeqLen must be " + MIN_MAX_SEQ_LEN + ".." + MAX_MAX_SEQ_LEN + " (got " + maxSeqLen + ")");
+        String tooLong = SettingsRules.maxSeqLen("maxSeqLen", maxSeqLen);
+        if (tooLong != null) {
+            throw new IllegalArgumentException(tooLong);
         }
         queryPrefix = queryPrefix == null ? "" : queryPrefix;
         passagePrefix = passagePrefix == null ? "" : passagePrefix;

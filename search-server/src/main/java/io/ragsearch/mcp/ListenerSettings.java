@@ -1,6 +1,7 @@
 package io.ragsearch.mcp;
 
 import io.ragsearch.contract.AdminEndpoints;
+import io.ragsearch.contract.settings.SettingsRules;
 
 /**
  * The MCP listener: address and port, how many requests may be in flight (past the tool pool and
@@ -16,8 +17,12 @@ public record ListenerSettings(String bindAddress, int port, int maxInFlightRequ
     public static final int DEFAULT_PORT = AdminEndpoints.DEFAULT_MCP_PORT;
 
     public ListenerSettings {
-        if (port < 0 || port > 65535 || maxInFlightRequests < 1) {
-            throw new IllegalArgumentException("MCP listener settings out of range: port " + port + ", in flight " + maxInFlightRequests);
+        String problem = SettingsRules.port("MCP port", port);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        if (maxInFlightRequests < 1) {
+            throw new IllegalArgumentException("MCP requests in flight must be at least 1, got " + maxInFlightRequests);
         }
     }
 

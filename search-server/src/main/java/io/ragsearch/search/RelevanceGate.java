@@ -1,5 +1,7 @@
 package io.ragsearch.search;
 
+import io.ragsearch.contract.settings.SettingsRules;
+
 /**
  * Decides, once per query, whether the candidates support an answer at all: the best
  * candidate's relevance in [0, 1] (see {@link SearchService}) against the threshold. Below it
@@ -21,8 +23,9 @@ public record RelevanceGate(double threshold) {
     public static final double CROSS_ENCODER_THRESHOLD = 0.5;
 
     public RelevanceGate {
-        if (threshold < 0 || threshold > 1) {
-            throw new IllegalArgumentException("gate threshold must lie in [0, 1], got " + threshold);
+        String problem = SettingsRules.gateThreshold("gate threshold", threshold);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
         }
     }
 

@@ -26,10 +26,10 @@ import io.ragsearch.store.DatabaseSettings;
 import io.ragsearch.verification.BaselinePolicy;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -46,17 +46,10 @@ public final class SettingsResolver {
     }
 
     public static AppSettings resolve(ServerSettings config, Map<String, String> env) {
-        List<String> problems = new ArrayList<>(ConfigValidator.problems(config));
-        ServerSettings.Server s = config.server() != null ? config.server()
-                : new ServerSettings.Server(null, null, null, null, null, null, null, null, null);
+        ConfigValidator.validate(config);
+        ServerSettings.Server s = Objects.requireNonNullElse(config.server(), ServerSettings.Server.EMPTY);
         int mcpPort = or(s.mcpPort(), ListenerSettings.DEFAULT_PORT);
         int adminPort = or(s.adminPort(), AdminSettings.DEFAULT_PORT);
-        if (problems.isEmpty() && mcpPort != 0 && mcpPort == adminPort) {
-            problems.add("server.mcpPort and server.adminPort must differ (both " + mcpPort + ")");
-        }
-        if (!problems.isEmpty()) {
-            throw new ConfigException("invalid configuration:\n  - " + String.join("\n  - ", problems));
-        }
         String bind = or(s.bindAddress(), ListenerSettings.DEFAULT_BIND);
         ToolPoolSettings tools = new ToolPoolSettings(or(s.toolThreads(), ToolPoolSettings.defaultThreads()),
                 or(s.toolQueue(), ToolPoolSettings.DEFAULT_QUEUE));
@@ -126,7 +119,7 @@ public final class SettingsResolver {
     }
 
     private static ServerSettings.Rerank rerankSection(ServerSettings config) {
-        return config.rerank() != null ? config.rerank() : new ServerSettings.Rerank(null, null, null, null, null, null);
+        return Objects.requireNonNullElse(config.rerank(), ServerSettings.Rerank.EMPTY);
     }
 
     /** A reranker as a project names it; a relative path resolves against RAGSEARCH_MODEL_DIR. */

@@ -109,7 +109,7 @@ class ServerConfigTest {
                     source: {directory: x}
                 """, "t");
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigValidator.validate(c));
-        assertTrue(e.getMessage().contains("rerank.intraOpThreads must be at most 256, got 100000"), e.getMessage());
+        assertTrue(e.getMessage().contains("rerank.intraOpThreads must be 1..256, got 100000"), e.getMessage());
         ConfigValidator.validate(ConfigLoader.parse("""
                 rerank: {intraOpThreads: 256}
                 projects:

@@ -23,8 +23,8 @@ public final class SettingsRules {
         List<String> problems = new ArrayList<>();
         ServerSettings.Server server = s.server();
         if (server != null) {
-            port(problems, "server.mcpPort", server.mcpPort());
-            port(problems, "server.adminPort", server.adminPort());
+            addIfAny(problems, port("server.mcpPort", server.mcpPort()));
+            addIfAny(problems, port("server.adminPort", server.adminPort()));
             int mcp = Objects.requireNonNullElse(server.mcpPort(), AdminEndpoints.DEFAULT_MCP_PORT);
             int admin = Objects.requireNonNullElse(server.adminPort(), AdminEndpoints.DEFAULT_ADMIN_PORT);
             if (mcp != 0 && mcp == admin) {
@@ -39,10 +39,7 @@ public final class SettingsRules {
         if (rerank != null) {
             positive(problems, "rerank.concurrency (RAGSEARCH_RERANK_CONCURRENCY)", rerank.concurrency());
             positive(problems, "rerank.queueTimeoutMillis", rerank.queueTimeoutMillis());
-            positive(problems, "rerank.intraOpThreads", rerank.intraOpThreads());
-            if (rerank.intraOpThreads() != null && rerank.intraOpThreads() > Bounds.INTRA_OP_THREADS_MAX) {
-                problems.add("rerank.intraOpThreads must be at most " + Bounds.INTRA_OP_THREADS_MAX + ", got " + rerank.intraOpThreads());
-            }
+            addIfAny(problems, intraOpThreads("rerank.intraOpThreads", rerank.intraOpThreads()));
             if (rerank.calibrationLevels() != null) {
                 rerank.calibrationLevels().forEach(k -> positive(problems, "rerank.calibrationLevels", k));
             }
@@ -160,10 +157,20 @@ public final class SettingsRules {
         addIfAny(problems, choice(field, value, allowed));
     }
 
-    private static void port(List<String> problems, String field, Integer port) {
+    /** Null when absent or a port (0: any free one), else the problem. */
+    public static String port(String field, Integer port) {
         if (port != null && (port < Bounds.PORT_MIN || port > Bounds.PORT_MAX)) {
-            problems.add(field + " must be " + Bounds.PORT_MIN + ".." + Bounds.PORT_MAX + " (0 = any free port), got " + port);
+            return field + " must be " + Bounds.PORT_MIN + ".." + Bounds.PORT_MAX + " (0 = any free port), got " + port;
         }
+        return null;
+    }
+
+    /** Null when absent or 1..{@value Bounds#INTRA_OP_THREADS_MAX}, else the problem. */
+    public static String intraOpThreads(String field, Integer threads) {
+        if (threads != null && (threads < 1 || threads > Bounds.INTRA_OP_THREADS_MAX)) {
+            return field + " must be 1.." + Bounds.INTRA_OP_THREADS_MAX + ", got " + threads;
+        }
+        return null;
     }
 
     private static void positive(List<String> problems, String field, Integer value) {

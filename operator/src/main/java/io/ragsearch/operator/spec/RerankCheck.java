@@ -2,6 +2,7 @@ package io.ragsearch.operator.spec;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.ragsearch.contract.budget.RerankBudget;
+import io.ragsearch.contract.settings.SettingsRules;
 import io.ragsearch.operator.model.Rerank;
 
 import java.util.List;
@@ -34,9 +35,9 @@ final class RerankCheck {
             problems.add("spec.rerank.headroomPercent must be in [0, " + MAX_HEADROOM_PERCENT + "], got " + headroom);
         }
         int intraOp = rerank.intraOpThreads == null ? SpecDefaults.INTRA_OP_THREADS : rerank.intraOpThreads;
-        if (intraOp < 1 || intraOp > io.ragsearch.contract.settings.Bounds.INTRA_OP_THREADS_MAX) {
-            problems.add("spec.rerank.intraOpThreads must be in [1, " + io.ragsearch.contract.settings.Bounds.INTRA_OP_THREADS_MAX
-                    + "], got " + intraOp);
+        String threads = SettingsRules.intraOpThreads("spec.rerank.intraOpThreads", intraOp);
+        if (threads != null) {
+            problems.add(threads);
         }
         if (rerank.queueTimeoutMillis != null && rerank.queueTimeoutMillis < 1) {
             problems.add("spec.rerank.queueTimeoutMillis must be at least 1, got " + rerank.queueTimeoutMillis);

@@ -77,7 +77,7 @@ class RenderBadInputCatalogueTest {
                 "spec.startupTimeoutSeconds must be in [30, 86400]"));
         cases.add(bad("headroom absurd", base(RESOURCES + PROJECT + "  rerank: {headroomPercent: 1000}\n"), "headroomPercent"));
         cases.add(bad("intraOpThreads 100000 (issue 21: 3.9 GB, never started)", base(RESOURCES + PROJECT
-                + "  rerank: {intraOpThreads: 100000}\n"), "spec.rerank.intraOpThreads must be in [1, 256], got 100000"));
+                + "  rerank: {intraOpThreads: 100000}\n"), "spec.rerank.intraOpThreads must be 1..256, got 100000"));
         cases.add(bad("preStopDelaySeconds negative", base(RESOURCES + PROJECT + "  pod: {preStopDelaySeconds: -5}\n"),
                 "spec.pod.preStopDelaySeconds must be in [0, 300], got -5"));
         cases.add(bad("preStopDelaySeconds a day", base(RESOURCES + PROJECT + "  pod: {preStopDelaySeconds: 86400}\n"),
