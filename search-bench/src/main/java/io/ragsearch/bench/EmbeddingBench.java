@@ -1,12 +1,12 @@
 package io.ragsearch.bench;
 
+import io.ragsearch.config.ServerEnvironment;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.contract.BuiltinModels;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.corpus.Document;
-import io.ragsearch.embed.BuiltinModelHome;
 import io.ragsearch.embed.EmbeddingModel;
 import io.ragsearch.embed.ModelFiles;
 import io.ragsearch.embed.ModelRegistry;
@@ -35,7 +35,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -74,11 +73,11 @@ public final class EmbeddingBench implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Map<String, String> env = System.getenv();
+        ServerEnvironment env = ServerEnvironment.read(System.getenv());
         EmbeddingModel model = SettingsResolver.defaultEmbedding(env);
         if (!BuiltinModels.EMBEDDING_E5.equals(model.builtin()) || model.directory() == null) {
             throw new IllegalStateException(BuiltinModels.EMBEDDING_E5 + " is not installed (looked in "
-                    + BuiltinModelHome.from(env).roots() + "): run scripts/model/fetch-e5.sh first");
+                    + env.builtinModelRoots() + "): run scripts/model/fetch-e5.sh first");
         }
         Machine machine = Machine.describe();
         Corpus corpus = firstArticles(new CorpusLoader(false, List.of("*.md")).load("ko-statutes", koDirectory()).corpus(), articles);

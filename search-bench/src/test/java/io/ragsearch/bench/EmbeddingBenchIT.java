@@ -1,5 +1,7 @@
 package io.ragsearch.bench;
 
+import io.ragsearch.config.ServerEnvironment;
+import io.ragsearch.server.SettingsResolver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,7 +30,7 @@ class EmbeddingBenchIT {
     @Test
     void printsEveryFigureAndTheTwoPathsGiveTheSameVectors() {
         Map<String, String> env = System.getenv();
-        BuiltinModelHome home = BuiltinModelHome.from(env);
+        BuiltinModelHome home = SettingsResolver.builtinModels(ServerEnvironment.read(env));
         if (home.multilingual().isEmpty()) {
             fail("multilingual-e5-small is not installed in any of " + home.roots()
                     + ": run scripts/model/fetch-e5.sh (scripts/test-all.sh does) before this test");

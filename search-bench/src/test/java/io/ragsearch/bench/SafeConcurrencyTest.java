@@ -11,8 +11,7 @@ import org.junit.jupiter.api.Test;
 class SafeConcurrencyTest {
 
     private static Calibration measured(long resident, long perRun) {
-        return new Calibration("rss", null, resident, perRun, 3, 32, 256, 1, "builtin:minilm-pair@x", "2026-12-03T00:00:00Z",
-                null, null, null, null, null, null);
+        return Calibration.measured("rss", null, resident, perRun, 3, 32, 256, 1, "builtin:minilm-pair@x", "2026-12-03T00:00:00Z");
     }
 
     @Test

@@ -89,9 +89,7 @@ public final class Calibrator {
             each.add(calibrate(r, batch, withArena));
         }
         Calibration top = each.stream().max(Comparator.comparingLong(Calibration::perRunBytes)).orElseThrow();
-        return new Calibration(top.method(), top.memoryLimitBytes(), top.residentBytes(), top.perRunBytes(), top.samples(),
-                top.batch(), top.maxSeqLen(), top.intraOpThreads(), top.rerankerDigest(), top.measuredAt(), top.reranker(),
-                top.trained(), top.levels(), top.memorySettings(), top.methodReason(), each);
+        return top.withRerankers(each);
     }
 
     private Calibration calibrate(Reranker reranker, int batch, Map<String, Object> settings) {

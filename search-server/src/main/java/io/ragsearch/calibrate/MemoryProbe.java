@@ -52,11 +52,10 @@ public final class MemoryProbe {
         this.reason = reason;
     }
 
-    /** Detects the method; RAGSEARCH_MEMORY_PROBE=rss forces process RSS (auto, the default, decides). */
-    public static MemoryProbe detect() {
-        String forced = System.getenv(Environment.MEMORY_PROBE);
-        if ("rss".equalsIgnoreCase(forced)) {
-            return new MemoryProbe(Method.RSS, null, "RAGSEARCH_MEMORY_PROBE=rss");
+    /** Detects the method; {@code rss} (RAGSEARCH_MEMORY_PROBE=rss) forces process RSS, else the cgroup decides. */
+    public static MemoryProbe detect(boolean rss) {
+        if (rss) {
+            return new MemoryProbe(Method.RSS, null, Environment.MEMORY_PROBE + "=rss");
         }
         return detect(Path.of("/proc/self/cgroup"), Path.of("/sys/fs/cgroup"), ProcessHandle.current().pid());
     }

@@ -1,12 +1,14 @@
 package io.ragsearch.cli;
 
 import io.ragsearch.contract.calibration.Calibration;
+import io.ragsearch.calibrate.CalibrationSettings;
 import io.ragsearch.calibrate.Calibrator;
 import io.ragsearch.calibrate.MemoryProbe;
 import io.ragsearch.calibrate.NativeMemorySettings;
 import io.ragsearch.calibrate.PeakVerifier;
 import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.config.ConfigOverrides;
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.embed.ModelRegistry;
@@ -62,9 +64,8 @@ final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         NativeMemorySettings.apply();
-        Map<String, String> env = System.getenv();
-        ServerSettings file = config == null ? new ServerSettings(null, null, null, null, null)
-                : ConfigOverrides.withEnvironment(ConfigLoader.load(config), env);
+        ServerEnvironment env = ServerEnvironment.read(System.getenv());
+        ServerSettings file = env.applyTo(config == null ? ServerSettings.EMPTY : ConfigLoader.load(config));
         SessionSettings session = SettingsResolver.rerank(file).session();
         int threads = intraOpThreads != null ? intraOpThreads : session.intraOpThreads();
         try (ModelRegistry registry = new ModelRegistry()) {
@@ -74,8 +75,9 @@ final class CalibrateCommand implements Callable<Integer> {
             for (ServerSettings.RerankerRef ref : references(file)) {
                 rerankers.add(factory.create(SettingsResolver.reranker(ref, env)));
             }
-            MemoryProbe probe = MemoryProbe.detect();
-            Calibration calibration = new Calibrator(probe, levels != null ? levels : SettingsResolver.calibration(file).levels())
+            CalibrationSettings configured = SettingsResolver.calibration(file, env);
+            MemoryProbe probe = MemoryProbe.detect(configured.rssProbe());
+            Calibration calibration = new Calibrator(probe, levels != null ? levels : configured.levels())
                     .calibrate(rerankers, batch);
             JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
             if (verify.isEmpty()) {
@@ -114,7 +116,8 @@ final class CalibrateCommand implements Callable<Integer> {
     private List<ServerSettings.RerankerRef> references(ServerSettings file) {
         if (reranker != null) {
             boolean builtin = reranker.equals(RerankerFactory.STAND_IN);
-            return List.of(new ServerSettings.RerankerRef(builtin ? reranker : null, builtin ? null : reranker, maxSeqLen));
+            return List.of((builtin ? ServerSettings.RerankerRef.ofBuiltin(reranker) : ServerSettings.RerankerRef.ofPath(reranker))
+                    .withMaxSeqLen(maxSeqLen));
         }
         if (config == null) {
             return List.of();
@@ -123,7 +126,7 @@ final class CalibrateCommand implements Callable<Integer> {
         for (ServerSettings.Project p : ConfigOverrides.projects(file)) {
             if (p.reranker() != null) {
                 ServerSettings.RerankerRef r = p.reranker();
-                refs.add(maxSeqLen == null ? r : new ServerSettings.RerankerRef(r.builtin(), r.path(), maxSeqLen));
+                refs.add(maxSeqLen == null ? r : r.withMaxSeqLen(maxSeqLen));
             }
         }
         return List.copyOf(refs);

@@ -1,5 +1,6 @@
 package io.ragsearch.cli;
 
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.Environment;
 import io.ragsearch.eval.Bm25Baseline;
 import io.ragsearch.eval.FusionBaseline;
@@ -176,7 +177,8 @@ public class EvalCommand implements Callable<Integer> {
             return out;
         }
         ProjectCatalog catalog = new ProjectCatalog();
-        SearchService search = OfflineProjects.load(projects.resolve(System.getenv()), System.getenv(), catalog);
+        ServerEnvironment env = ServerEnvironment.read(System.getenv());
+        SearchService search = OfflineProjects.load(projects.resolve(env), env, catalog);
         if (sweep) {
             for (Project p : List.copyOf(catalog.all())) {
                 defaultThresholds.put(p.name(), p.gate().threshold());

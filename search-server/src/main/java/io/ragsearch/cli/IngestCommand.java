@@ -1,6 +1,6 @@
 package io.ragsearch.cli;
 
-import io.ragsearch.contract.Environment;
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.settings.SettingsRules;
 import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.server.SettingsResolver;
@@ -63,7 +63,8 @@ final class IngestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String url = db != null ? db : System.getenv(Environment.DB_URL);
+        ServerEnvironment env = ServerEnvironment.read(System.getenv());
+        String url = db != null ? db : env.databaseUrl();
         if (url == null || url.isBlank()) {
             throw new IllegalArgumentException("no database: give --db JDBC_URL or set RAGSEARCH_DB_URL");
         }
@@ -78,9 +79,8 @@ final class IngestCommand implements Callable<Integer> {
         CorpusLoader.LoadedCorpus loaded = new CorpusLoader(includeAddenda, include).load(project, dir);
         loaded.problems().forEach(p -> System.err.println("warning: " + p));
         try (ModelRegistry registry = new ModelRegistry();
-             Database database = new Database(url, user != null ? user : System.getenv(Environment.DB_USER),
-                     System.getenv(Environment.DB_PASSWORD))) {
-            TextEmbedder embedder = embedder(registry, loaded);
+             Database database = new Database(url, user != null ? user : env.databaseUser(), env.databasePassword())) {
+            TextEmbedder embedder = embedder(registry, loaded, env);
             Ingester.Report r = new Ingester(database).ingest(loaded.corpus(), description, dir.toAbsolutePath().normalize().toString(), embedder);
             System.out.printf(Locale.ROOT, "project %s: %d added, %d updated, %d removed, %d unchanged documents; %d articles written; "
                             + "embeddings %s; corpus version %d%s (%.1f s)%n", r.project(), r.added(), r.updated(), r.removed(),
@@ -93,8 +93,8 @@ final class IngestCommand implements Callable<Integer> {
         return 0;
     }
 
-    private TextEmbedder embedder(ModelRegistry registry, CorpusLoader.LoadedCorpus loaded) throws Exception {
-        EmbeddingModel model = embeddingModel();
+    private TextEmbedder embedder(ModelRegistry registry, CorpusLoader.LoadedCorpus loaded, ServerEnvironment env) throws Exception {
+        EmbeddingModel model = embeddingModel(env);
         ModelFiles files = model.files();
         EmbeddingSettings settings = model.settings();
         switch (embeddings.toLowerCase(Locale.ROOT)) {
@@ -120,8 +120,7 @@ final class IngestCommand implements Callable<Integer> {
     }
 
     /** The configured embedding model (only the models section of --config is read), or the built-in one. */
-    private EmbeddingModel embeddingModel() {
-        return config == null ? SettingsResolver.defaultEmbedding(System.getenv())
-                : SettingsResolver.embedding(ConfigLoader.load(config), System.getenv());
+    private EmbeddingModel embeddingModel(ServerEnvironment env) {
+        return config == null ? SettingsResolver.defaultEmbedding(env) : SettingsResolver.embedding(ConfigLoader.load(config), env);
     }
 }

@@ -1,9 +1,9 @@
 package io.ragsearch.cli;
 
-import io.ragsearch.contract.Environment;
 import io.ragsearch.config.ConfigException;
 import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.config.ConfigOverrides;
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.server.SampleCorpus;
 import java.io.IOException;
@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Option;
 
 /** Options shared by serve and query: where the configuration and the projects come from. */
@@ -30,13 +29,14 @@ final class ProjectOptions {
             description = "Serve the Markdown/text files under DIR as project NAME (repeatable).")
     List<String> projects = new ArrayList<>();
 
-    /** The configuration: file (or $RAGSEARCH_CONFIG), plus --project; the sample corpus when neither names a project. */
-    ServerSettings resolve(Map<String, String> env) throws IOException {
-        Path file = config;
-        if (file == null && env.get(Environment.CONFIG) != null && !env.get(Environment.CONFIG).isBlank()) {
-            file = Path.of(env.get(Environment.CONFIG));
-        }
-        ServerSettings base = file == null ? new ServerSettings(null, null, null, null, null) : ConfigLoader.load(file);
+    /**
+     * The configuration: file (or $RAGSEARCH_CONFIG), plus --project and --db; the sample corpus when
+     * none of them, nor the environment, names a project or a database. The environment's overrides
+     * are left to the resolver, which applies them once.
+     */
+    ServerSettings resolve(ServerEnvironment env) throws IOException {
+        Path file = config != null ? config : env.configFile().orElse(null);
+        ServerSettings base = file == null ? ServerSettings.EMPTY : ConfigLoader.load(file);
         List<ServerSettings.Project> extra = new ArrayList<>();
         for (String p : projects) {
             int eq = p.indexOf('=');
@@ -45,8 +45,8 @@ final class ProjectOptions {
             }
             extra.add(project(p.substring(0, eq), Path.of(p.substring(eq + 1)), ""));
         }
-        ServerSettings merged = ConfigOverrides.withEnvironment(ConfigOverrides.withDatabase(ConfigOverrides.withProjects(base, extra), db), env);
-        if (ConfigOverrides.projects(merged).isEmpty() && !ConfigOverrides.databaseConfigured(merged)) {
+        ServerSettings merged = ConfigOverrides.withDatabase(ConfigOverrides.withProjects(base, extra), db);
+        if (ConfigOverrides.projects(merged).isEmpty() && !ConfigOverrides.databaseConfigured(env.applyTo(merged))) {
             Path sample = SampleCorpus.locate();
             List<ServerSettings.Project> samples = new ArrayList<>();
             for (SampleCorpus.SampleProject s : SampleCorpus.PROJECTS) {
@@ -64,7 +64,6 @@ final class ProjectOptions {
     }
 
     private static ServerSettings.Project project(String name, Path dir, String description) {
-        return new ServerSettings.Project(name, description, new ServerSettings.Source(dir.toAbsolutePath().normalize().toString(), null, null),
-                null, null, null, null, null);
+        return ServerSettings.Project.ofDirectory(name, dir.toAbsolutePath().normalize().toString()).withDescription(description);
     }
 }

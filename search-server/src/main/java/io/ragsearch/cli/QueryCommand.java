@@ -1,5 +1,6 @@
 package io.ragsearch.cli;
 
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.search.Project;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.SearchHit;
@@ -37,7 +38,8 @@ final class QueryCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ProjectCatalog catalog = new ProjectCatalog();
-        SearchService search = OfflineProjects.load(projects.resolve(System.getenv()), System.getenv(), catalog,
+        ServerEnvironment env = ServerEnvironment.read(System.getenv());
+        SearchService search = OfflineProjects.load(projects.resolve(env), env, catalog,
                 name -> only == null || only.equals(name));
         String question = String.join(" ", words);
         List<Project> targets = only == null ? List.copyOf(catalog.all()) : List.of(catalog.get(only));

@@ -1,6 +1,6 @@
 package io.ragsearch.cli;
 
-import io.ragsearch.config.ConfigOverrides;
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.server.AppSettings;
 import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.server.SearchServerApp;
@@ -30,8 +30,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        AppSettings settings = SettingsResolver.resolve(
-                ConfigOverrides.withListener(projects.resolve(System.getenv()), bind, mcpPort, adminPort), System.getenv());
+        // The flags beat the environment, which beats the file.
+        ServerEnvironment env = ServerEnvironment.read(System.getenv()).withListener(bind, mcpPort, adminPort);
+        AppSettings settings = SettingsResolver.resolve(projects.resolve(env), env);
         SearchServerApp app = SearchServerApp.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

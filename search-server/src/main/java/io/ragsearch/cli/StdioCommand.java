@@ -1,5 +1,6 @@
 package io.ragsearch.cli;
 
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.server.StdioServer;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
@@ -20,7 +21,8 @@ final class StdioCommand implements Callable<Integer> {
         // Standard output carries the protocol only: anything else a library prints goes to standard error.
         PrintStream protocol = System.out;
         System.setOut(System.err);
-        StdioServer.run(projects.resolve(System.getenv()), System.getenv(), System.in, protocol);
+        ServerEnvironment env = ServerEnvironment.read(System.getenv());
+        StdioServer.run(projects.resolve(env), env, System.in, protocol);
         return 0;
     }
 }

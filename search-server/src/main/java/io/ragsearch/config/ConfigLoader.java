@@ -46,23 +46,21 @@ public final class ConfigLoader {
         if (config.projects() == null) {
             return config;
         }
-        return new ServerSettings(config.server(), config.models(), config.rerank(), config.database(), config.projects().stream()
+        return config.withProjects(config.projects().stream()
                 .map(p -> p.source() == null || p.source().directory() == null || ConfigOverrides.fromDatabase(p) ? p
-                        : new ServerSettings.Project(p.name(), p.description(),
-                                new ServerSettings.Source(base.resolve(p.source().directory()).normalize().toString(),
-                                        p.source().include(), null),
-                                p.language(), p.retrieval(), p.gate(), p.includeAddenda(), p.reranker()))
+                        : p.withSource(ServerSettings.Source.ofDirectory(base.resolve(p.source().directory()).normalize().toString())
+                                .withInclude(p.source().include())))
                 .toList());
     }
 
     public static ServerSettings parse(String yaml, String origin) {
         if (yaml.isBlank()) {
-            return new ServerSettings(null, null, null, null, null);
+            return ServerSettings.EMPTY;
         }
         try {
             ServerSettings config = YAML.readValue(yaml, ServerSettings.class);
             // A document that is only "---", "~" or "null" holds no settings: the defaults, as for an empty file.
-            return config != null ? config : new ServerSettings(null, null, null, null, null);
+            return config != null ? config : ServerSettings.EMPTY;
         } catch (JacksonException e) {
             throw new ConfigException("configuration " + origin + " is not valid: " + e.getOriginalMessage()
                     + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr() + ")" : ""), e);

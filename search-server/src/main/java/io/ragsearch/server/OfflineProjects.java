@@ -1,5 +1,6 @@
 package io.ragsearch.server;
 
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.metrics.Metrics;
 import io.ragsearch.search.ProjectCatalog;
@@ -9,7 +10,6 @@ import io.ragsearch.store.Database;
 import io.ragsearch.store.DatabaseSettings;
 import java.io.IOException;
 import java.sql.SQLException;
-import java.util.Map;
 
 /** For the query and eval commands: the server's projects loaded (directory and database), nothing served. */
 public final class OfflineProjects {
@@ -17,12 +17,12 @@ public final class OfflineProjects {
     private OfflineProjects() {
     }
 
-    public static SearchService load(ServerSettings config, Map<String, String> env, ProjectCatalog into) throws IOException {
+    public static SearchService load(ServerSettings config, ServerEnvironment env, ProjectCatalog into) throws IOException {
         return load(config, env, into, name -> true);
     }
 
     /** @param wanted which database projects to read: a project the command does not ask for cannot stop it */
-    public static SearchService load(ServerSettings config, Map<String, String> env, ProjectCatalog into,
+    public static SearchService load(ServerSettings config, ServerEnvironment env, ProjectCatalog into,
                                      java.util.function.Predicate<String> wanted) throws IOException {
         return load(SettingsResolver.resolve(config, env), into, wanted);
     }

@@ -4,6 +4,7 @@ import io.ragsearch.admin.AdminServer;
 import io.ragsearch.admin.HealthState;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.calibrate.NativeMemorySettings;
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.mcp.McpHttpServer;
 import io.ragsearch.mcp.SearchTools;
@@ -54,9 +55,12 @@ public final class SearchServerApp implements AutoCloseable {
         this.assembly = new ProjectAssembly(settings, health::phase);
     }
 
-    /** Resolves the configuration (see {@link SettingsResolver}) and starts the server. */
+    /**
+     * Resolves the configuration with the environment's overrides (see {@link SettingsResolver}) and
+     * starts the server: what `serve` does, given the variables as a map.
+     */
     public static SearchServerApp start(ServerSettings config, Map<String, String> env) throws Exception {
-        return start(SettingsResolver.resolve(config, env));
+        return start(SettingsResolver.resolve(config, ServerEnvironment.read(env)));
     }
 
     public static SearchServerApp start(AppSettings settings) throws Exception {

@@ -6,6 +6,7 @@ import io.ragsearch.calibrate.CalibrationSettings;
 import io.ragsearch.config.ConfigException;
 import io.ragsearch.config.ConfigOverrides;
 import io.ragsearch.config.ConfigValidator;
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.embed.BuiltinModelHome;
 import io.ragsearch.embed.EmbeddingModel;
@@ -28,24 +29,24 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * Turns the configuration file into every component's settings, once: the file is validated, and
- * each absent field takes the default of the component that owns it. The environment gives the
- * bearer token (RAGSEARCH_AUTH_TOKEN) and the folder relative model paths resolve against
- * (RAGSEARCH_MODEL_DIR); the listener and database overrides are applied before
- * ({@link ConfigOverrides#withEnvironment}).
+ * Turns the configuration file and the environment into every component's settings, once: the
+ * environment's overrides are applied ({@link ServerEnvironment#applyTo}), the result is
+ * validated, and each absent field takes the default of the component that owns it. The
+ * environment also gives the bearer token, the folder relative model paths resolve against, the
+ * vector cache and the verification's checks and baselines.
  */
 public final class SettingsResolver {
 
     private SettingsResolver() {
     }
 
-    public static AppSettings resolve(ServerSettings config, Map<String, String> env) {
+    public static AppSettings resolve(ServerSettings file, ServerEnvironment env) {
+        ServerSettings config = env.applyTo(file);
         ConfigValidator.validate(config);
         ServerSettings.Server s = Objects.requireNonNullElse(config.server(), ServerSettings.Server.EMPTY);
         int mcpPort = or(s.mcpPort(), ListenerSettings.DEFAULT_PORT);
@@ -54,51 +55,41 @@ public final class SettingsResolver {
         ToolPoolSettings tools = new ToolPoolSettings(or(s.toolThreads(), ToolPoolSettings.defaultThreads()),
                 or(s.toolQueue(), ToolPoolSettings.DEFAULT_QUEUE));
         ListenerSettings mcp = new ListenerSettings(bind, mcpPort,
-                or(s.maxInFlightRequests(), ListenerSettings.defaultMaxInFlight(tools)), bearerToken(env));
+                or(s.maxInFlightRequests(), ListenerSettings.defaultMaxInFlight(tools)), env.bearerToken());
         SearchLimits d = SearchLimits.DEFAULTS;
         SearchLimits limits = new SearchLimits(or(s.maxQueryChars(), d.maxQueryChars()), d.defaultTopK(), d.maxTopK(), d.legDepth(),
                 d.candidates(), d.maxHitChars());
         AppSettings.Serving serving = new AppSettings.Serving(mcp,
                 TransportSecurityPolicy.forBind(bind, s.allowedHosts(), s.allowedOrigins()), tools,
-                new AdminSettings(bind, adminPort), limits, verifyChecks(env), verifyBaselines(env));
+                new AdminSettings(bind, adminPort), limits, env.verifyChecks(), verifyBaselines(env));
 
-        String modelDir = env.get(Environment.MODEL_DIR);
+        String modelDir = env.modelDir();
         RerankSettings rerank = rerank(config);
         SessionSettings.Arena arena = rerank.session().arena();
-        CalibrationSettings calibration = calibration(config);
-        AppSettings.Models models = new AppSettings.Models(embedding(config, modelDir, BuiltinModelHome.from(env)),
-                new SessionSettings(Runtime.getRuntime().availableProcessors(), arena), rerank, calibration, vectorCache(env));
+        CalibrationSettings calibration = calibration(config, env);
+        AppSettings.Models models = new AppSettings.Models(embedding(config, modelDir, builtinModels(env)),
+                new SessionSettings(Runtime.getRuntime().availableProcessors(), arena), rerank, calibration,
+                env.vectorCache().map(VectorCache::new));
 
         List<ProjectSettings> projects = ConfigOverrides.projects(config).stream().map(p -> project(p, modelDir)).toList();
         return new AppSettings(serving, models, projects, database(config));
     }
 
-    /**
-     * Where passage vectors are kept between starts: RAGSEARCH_VECTOR_CACHE ("off": nowhere), else
-     * the user's cache directory (XDG_CACHE_HOME or ~/.cache), else none.
-     */
-    static Optional<VectorCache> vectorCache(Map<String, String> env) {
-        String configured = env.get(Environment.VECTOR_CACHE);
-        if (configured != null && !configured.isBlank()) {
-            return configured.strip().equalsIgnoreCase("off") ? Optional.empty()
-                    : Optional.of(new VectorCache(Path.of(configured.strip())));
-        }
-        String xdg = env.get("XDG_CACHE_HOME");
-        String home = env.get("HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : home != null && !home.isBlank() ? Path.of(home, ".cache") : null;
-        return Optional.ofNullable(base).map(b -> new VectorCache(b.resolve("ragsearch").resolve("vectors")));
-    }
-
     /** The embedding model a configuration without a models section gets. */
-    public static EmbeddingModel defaultEmbedding(Map<String, String> env) {
-        return BuiltinModelHome.from(env).multilingual().map(dir -> EmbeddingModel.multilingual(dir, EmbeddingSettings.E5))
+    public static EmbeddingModel defaultEmbedding(ServerEnvironment env) {
+        return builtinModels(env).multilingual().map(dir -> EmbeddingModel.multilingual(dir, EmbeddingSettings.E5))
                 .orElse(EmbeddingModel.MINILM);
     }
 
     /** Only the embedding model, for commands (ingest) that read nothing else from the file. */
-    public static EmbeddingModel embedding(ServerSettings config, Map<String, String> env) {
+    public static EmbeddingModel embedding(ServerSettings config, ServerEnvironment env) {
         ConfigValidator.validateModels(config);
-        return embedding(config, env.get(Environment.MODEL_DIR), BuiltinModelHome.from(env));
+        return embedding(config, env.modelDir(), builtinModels(env));
+    }
+
+    /** Where the built-in models too large for the jar are looked for. */
+    public static BuiltinModelHome builtinModels(ServerEnvironment env) {
+        return new BuiltinModelHome(env.builtinModelRoots());
     }
 
     /** Rerank resources only (calibrate reads nothing else from the file). */
@@ -110,12 +101,12 @@ public final class SettingsResolver {
                 new SessionSettings(or(r.intraOpThreads(), RerankSettings.DEFAULT_INTRA_OP_THREADS), arena));
     }
 
-    /** The startup calibration's levels as configured (calibrate's default levels too). */
-    public static CalibrationSettings calibration(ServerSettings config) {
+    /** The startup calibration as configured (calibrate's default levels too), and how it measures memory. */
+    public static CalibrationSettings calibration(ServerSettings config, ServerEnvironment env) {
         ServerSettings.Rerank r = rerankSection(config);
         return new CalibrationSettings(or(r.calibrate(), CalibrationSettings.DEFAULTS.enabled()),
                 r.calibrationLevels() == null || r.calibrationLevels().isEmpty() ? CalibrationSettings.DEFAULTS.levels()
-                        : r.calibrationLevels());
+                        : r.calibrationLevels(), env.rssMemoryProbe());
     }
 
     private static ServerSettings.Rerank rerankSection(ServerSettings config) {
@@ -123,8 +114,8 @@ public final class SettingsResolver {
     }
 
     /** A reranker as a project names it; a relative path resolves against RAGSEARCH_MODEL_DIR. */
-    public static RerankerModel reranker(ServerSettings.RerankerRef ref, Map<String, String> env) {
-        return reranker(ref, env.get(Environment.MODEL_DIR));
+    public static RerankerModel reranker(ServerSettings.RerankerRef ref, ServerEnvironment env) {
+        return reranker(ref, env.modelDir());
     }
 
     /**
@@ -188,46 +179,14 @@ public final class SettingsResolver {
         return !p.isAbsolute() && modelDir != null && !modelDir.isBlank() ? Path.of(modelDir).resolve(p) : p;
     }
 
-    /** The checks file of /verification: a path, read at each run (a blank variable is no file). */
-    static Optional<Path> verifyChecks(Map<String, String> env) {
-        String path = env.get(Environment.VERIFY_CHECKS);
-        return path == null || path.isBlank() ? Optional.empty() : Optional.of(Path.of(path.strip()));
-    }
-
     /** The baselines /verification may call (RAGSEARCH_VERIFY_BASELINES); unset or blank: none. */
-    static BaselinePolicy verifyBaselines(Map<String, String> env) {
+    private static BaselinePolicy verifyBaselines(ServerEnvironment env) {
         try {
-            return BaselinePolicy.parse(env.get(Environment.VERIFY_BASELINES));
+            return BaselinePolicy.parse(env.verifyBaselines());
         } catch (IllegalArgumentException e) {
             throw new ConfigException(Environment.VERIFY_BASELINES + ": " + e.getMessage());
         }
     }
-
-    /**
-     * The bearer token, or null when auth is off. A variable that is set but blank is refused: it
-     * is a Secret with an empty key, and serving without auth then would be a silent downgrade.
-     */
-    static String bearerToken(Map<String, String> env) {
-        String token = env.get(Environment.AUTH_TOKEN);
-        if (token == null) {
-            return null;
-        }
-        if (token.isBlank()) {
-            throw new ConfigException("RAGSEARCH_AUTH_TOKEN is set but blank: set a token, or unset the "
-                    + "variable to serve without bearer-token auth");
-        }
-        String t = token.strip();
-        // A bearer token is RFC 6750's token68; one character, or a line break inside, is a mistake, not a secret.
-        if (t.length() < MIN_TOKEN_CHARS || !TOKEN68.matcher(t).matches()) {
-            throw new ConfigException("RAGSEARCH_AUTH_TOKEN must be at least " + MIN_TOKEN_CHARS + " characters of letters, digits and "
-                    + "-._~+/ (then '=' padding), with no spaces or line breaks inside; got " + t.length() + " characters"
-                    + (TOKEN68.matcher(t).matches() ? "" : " including others"));
-        }
-        return t;
-    }
-
-    static final int MIN_TOKEN_CHARS = 8;
-    private static final java.util.regex.Pattern TOKEN68 = java.util.regex.Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
 
     private static <T> T or(T value, T fallback) {
         return value != null ? value : fallback;

@@ -25,7 +25,7 @@ final class StartupCalibration {
             return Optional.empty();
         }
         long t0 = System.nanoTime();
-        Calibration calibration = new Calibrator(MemoryProbe.detect(), settings.levels()).calibrate(rerankers, candidates);
+        Calibration calibration = new Calibrator(MemoryProbe.detect(settings.rssProbe()), settings.levels()).calibrate(rerankers, candidates);
         LOG.info("calibration ({}, {} ms): resident {} MiB, {} MiB per rerank run, reranker {}", calibration.method(),
                 (System.nanoTime() - t0) / 1_000_000, calibration.residentBytes() >> 20, calibration.perRunBytes() >> 20,
                 calibration.reranker());

@@ -1,5 +1,6 @@
 package io.ragsearch.server;
 
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.mcp.McpStdioServer;
 import io.ragsearch.mcp.RerankLaneSettings;
@@ -12,7 +13,6 @@ import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.SearchService;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Map;
 
 /**
  * {@code ragsearch stdio}: the configured projects served over standard input and output (MCP
@@ -25,7 +25,7 @@ public final class StdioServer {
     }
 
     /** Loads the projects, then serves {@code in}/{@code out} until {@code in} ends. */
-    public static void run(ServerSettings config, Map<String, String> env, InputStream in, OutputStream out) throws Exception {
+    public static void run(ServerSettings config, ServerEnvironment env, InputStream in, OutputStream out) throws Exception {
         AppSettings settings = SettingsResolver.resolve(config, env);
         ProjectCatalog catalog = new ProjectCatalog();
         SearchService search = OfflineProjects.load(settings, catalog, name -> true);

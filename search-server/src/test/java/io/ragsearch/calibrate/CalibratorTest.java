@@ -24,7 +24,7 @@ class CalibratorTest {
     void measuresAPositiveCostPerRunWithEveryContractField() throws Exception {
         Reranker standIn = new RerankerFactory(TestProjects.REGISTRY, new SessionSettings(1, SessionSettings.Arena.SHRINK))
                 .create(RerankerModel.builtin(RerankerFactory.STAND_IN, 96));
-        Calibration c = new Calibrator(MemoryProbe.detect(), List.of(1, 2)).calibrate(List.of(standIn), 16);
+        Calibration c = new Calibrator(MemoryProbe.detect(false), List.of(1, 2)).calibrate(List.of(standIn), 16);
         assertTrue(List.of("cgroup-v2", "cgroup-v1", "rss").contains(c.method()));
         assertTrue(c.residentBytes() > 50L << 20, "a JVM with a model loaded: " + c.residentBytes());
         assertTrue(c.perRunBytes() > 1L << 20 && c.perRunBytes() < 2L << 30, "plausible per-run cost: " + c.perRunBytes());
@@ -46,9 +46,9 @@ class CalibratorTest {
     void withoutTheHeapSplitTheReadingsIncludeTheHeapAndTheHeapStillToCommitIsAdded() throws Exception {
         Reranker standIn = new RerankerFactory(TestProjects.REGISTRY, new SessionSettings(1, SessionSettings.Arena.SHRINK))
                 .create(RerankerModel.builtin(RerankerFactory.STAND_IN, 32));
-        Calibration c = new Calibrator(MemoryProbe.detect(), List.of(1), Optional.empty()).calibrate(List.of(standIn), 8);
+        Calibration c = new Calibrator(MemoryProbe.detect(false), List.of(1), Optional.empty()).calibrate(List.of(standIn), 8);
         assertTrue(c.methodReason().contains("heap not separable"), c.methodReason());
-        long whole = MemoryProbe.detect().current();
+        long whole = MemoryProbe.detect(false).current();
         assertTrue(c.residentBytes() > whole / 2, "a reading of the whole process (" + (whole >> 20) + " MiB now): " + c.residentBytes());
         assertEquals(1, c.samples());
         assertTrue(c.levels().get(0).peakBytes() >= c.perRunBytes(), "the whole peak is at least one run's cost");
@@ -56,7 +56,7 @@ class CalibratorTest {
 
     @Test
     void withoutARerankerTheCostIsZeroAndSaysWhy() {
-        Calibration c = new Calibrator(MemoryProbe.detect(), Calibrator.DEFAULT_LEVELS).calibrate(List.of(), 32);
+        Calibration c = new Calibrator(MemoryProbe.detect(false), Calibrator.DEFAULT_LEVELS).calibrate(List.of(), 32);
         assertEquals(0, c.perRunBytes());
         assertNull(c.rerankerDigest());
         assertTrue(c.methodReason().contains("no reranker configured"), c.methodReason());

@@ -41,8 +41,8 @@ class VerifyCommandIT {
     @BeforeAll
     static void start() throws Exception {
         sample = TestServers.startSample(TestServers.server("127.0.0.1", 2, 32, null));
-        strictGate = start(new ServerSettings.Project("handbook-en", "gate 0.99",
-                new ServerSettings.Source(TestProjects.sampleDirectory("en").toString(), null, null), null, null, new ServerSettings.Gate(0.99), null, null));
+        strictGate = start(ServerSettings.Project.ofDirectory("handbook-en", TestProjects.sampleDirectory("en").toString())
+                .withDescription("gate 0.99").withThreshold(0.99));
         Path twoDocuments = Files.createDirectories(dir.resolve("en-without-expenses"));
         for (String f : List.of("employee-handbook.md", "it-security.md")) {
             Files.copy(TestProjects.sampleDirectory("en").resolve(f), twoDocuments.resolve(f));
@@ -51,8 +51,7 @@ class VerifyCommandIT {
     }
 
     private static SearchServerApp start(ServerSettings.Project english) throws Exception {
-        return SearchServerApp.start(new ServerSettings(TestServers.server("127.0.0.1", 2, 32, null), null, null, null,
-                List.of(english, TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null))), Map.of());
+        return SearchServerApp.start(ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", 2, 32, null)).withProjects(List.of(english, TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null))), Map.of());
     }
 
     @AfterAll

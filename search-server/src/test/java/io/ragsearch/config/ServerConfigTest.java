@@ -121,7 +121,7 @@ class ServerConfigTest {
     @Test
     void badEnvironmentPortIsAClearError() {
         ConfigException e = assertThrows(ConfigException.class,
-                () -> ConfigOverrides.withEnvironment(new ServerSettings(null, null, null, null, null), Map.of("RAGSEARCH_MCP_PORT", "eighty")));
+                () -> ServerEnvironment.read(Map.of("RAGSEARCH_MCP_PORT", "eighty")));
         assertTrue(e.getMessage().contains("RAGSEARCH_MCP_PORT"), e.getMessage());
     }
 }

@@ -1,5 +1,6 @@
 package io.ragsearch.embed;
 
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.config.ConfigValidator;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -173,7 +174,7 @@ class MultilingualEmbeddingTest {
                     source: {directory: /tmp}
                 """, "test");
         ConfigValidator.validate(config);
-        EmbeddingModel ref = SettingsResolver.embedding(config, Map.of("RAGSEARCH_MODEL_DIR", models.toString()));
+        EmbeddingModel ref = SettingsResolver.embedding(config, ServerEnvironment.read(Map.of("RAGSEARCH_MODEL_DIR", models.toString())));
         ModelFiles fromConfig = ref.files();
         assertEquals(files.source(), fromConfig.source());
         EmbeddingSettings s = ref.settings();
@@ -182,8 +183,8 @@ class MultilingualEmbeddingTest {
             assertArrayEquals(unit(TinyEmbeddingModel.cls(ids("<s>", "▁query", ":", "▁휴가", "</s>"))), e.embedQuery("휴가"), 1e-6f);
             assertNotEquals(ModelFiles.digestOf(files.modelPath()), e.digest());
         }
-        assertEquals(EmbeddingSettings.DEFAULTS, SettingsResolver.embedding(new ServerSettings(null,
-                new ServerSettings.Models(new ServerSettings.ModelRef("all-minilm-l6-v2", null, null, null, null, null, null, null)), null, null, null), Map.of()).settings(),
+        assertEquals(EmbeddingSettings.DEFAULTS, SettingsResolver.embedding(ServerSettings.EMPTY.withModels(
+                new ServerSettings.Models(ServerSettings.ModelRef.ofBuiltin("all-minilm-l6-v2"))), ServerEnvironment.read(Map.of())).settings(),
                 "nothing configured: the built-in model's settings");
     }
 

@@ -1,5 +1,6 @@
 package io.ragsearch.eval;
 
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.SearchService;
@@ -34,11 +35,11 @@ final class EvalSets {
 
     /** One project with every setting at its default, as {@code serve --project NAME=DIR} loads it. */
     static Loaded load(String name, Path directory) throws Exception {
-        ServerSettings config = new ServerSettings(null, null, null, null, List.of(new ServerSettings.Project(name, "",
-                new ServerSettings.Source(directory.toAbsolutePath().toString(), null, null), null, null, null, null, null)));
+        ServerSettings config = ServerSettings.EMPTY.withProjects(List.of(
+                ServerSettings.Project.ofDirectory(name, directory.toAbsolutePath().toString()).withDescription("")));
         ProjectCatalog catalog = new ProjectCatalog();
         // The environment as the server sees it: the built-in multilingual model and the vector cache are found as `serve` finds them.
-        SearchService search = OfflineProjects.load(config, System.getenv(), catalog);
+        SearchService search = OfflineProjects.load(config, ServerEnvironment.read(System.getenv()), catalog);
         return new Loaded(catalog, search);
     }
 

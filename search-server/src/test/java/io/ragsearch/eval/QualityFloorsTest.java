@@ -1,5 +1,6 @@
 package io.ragsearch.eval;
 
+import io.ragsearch.config.ServerEnvironment;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,7 +25,7 @@ class QualityFloorsTest {
 
     @BeforeAll
     static void theDefaultsUseTheMultilingualModel() {
-        assertEquals(ModelFiles.BUILTIN_E5, SettingsResolver.defaultEmbedding(System.getenv()).builtin(),
+        assertEquals(ModelFiles.BUILTIN_E5, SettingsResolver.defaultEmbedding(ServerEnvironment.read(System.getenv())).builtin(),
                 "the built-in multilingual model is not installed: run scripts/model/fetch-e5.sh (the test command does)");
     }
 

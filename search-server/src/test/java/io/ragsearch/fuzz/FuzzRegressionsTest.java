@@ -25,7 +25,7 @@ class FuzzRegressionsTest {
     void aConfigurationOfOnlyANullDocumentMeansTheDefaults() {
         for (String yaml : List.of("---\n", "null\n", "---\n...\n")) {
             ServerSettings config = ConfigLoader.parse(yaml, "c.yaml");
-            assertEquals(new ServerSettings(null, null, null, null, null), config, yaml);
+            assertEquals(ServerSettings.EMPTY, config, yaml);
         }
     }
 }

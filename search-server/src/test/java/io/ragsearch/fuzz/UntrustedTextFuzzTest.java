@@ -1,5 +1,6 @@
 package io.ragsearch.fuzz;
 
+import io.ragsearch.config.ServerEnvironment;
 import java.util.Map;
 import io.ragsearch.server.SettingsResolver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -102,7 +103,7 @@ class UntrustedTextFuzzTest {
         try {
             ServerSettings config = ConfigLoader.parse(yaml, "fuzz.yaml");
             // Validation and resolution: whatever passes the rules must resolve into settings without another error.
-            SettingsResolver.resolve(config, Map.of());
+            SettingsResolver.resolve(config, ServerEnvironment.read(Map.of()));
         } catch (ConfigException e) {
             assertNotNull(e.getMessage());
         }

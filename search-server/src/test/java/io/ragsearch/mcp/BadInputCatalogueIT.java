@@ -63,10 +63,11 @@ class BadInputCatalogueIT {
         Files.writeString(evil.resolve("huge-label.md"), "##### 제1조 (목적)\n유지.\n##### 제" + "1".repeat(40_000) + "조 (범위)\n사라짐.\n");
         Files.createSymbolicLink(evil.resolve("dangling.md"), Path.of("no-such-file.md"));
         new ProcessBuilder("mkfifo", evil.resolve("pipe.md").toString()).start().waitFor();
-        ServerSettings.Server server = new ServerSettings.Server("127.0.0.1", 0, 0, null, null, null, null, null, null);
-        ServerSettings config = new ServerSettings(server, null, null,
-                new ServerSettings.Database("jdbc:postgresql://127.0.0.1:1/rag?user=rag&password=" + DB_PASSWORD, "rag", null, 60),
-                List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null),
+        ServerSettings.Server server = ServerSettings.Server.EMPTY.withBindAddress("127.0.0.1").withMcpPort(0).withAdminPort(0);
+        ServerSettings config = ServerSettings.EMPTY.withServer(server)
+                .withDatabase(ServerSettings.Database.at("jdbc:postgresql://127.0.0.1:1/rag?user=rag&password=" + DB_PASSWORD)
+                        .withUser("rag").withPollSeconds(60))
+                .withProjects(List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null),
                         TestProjects.config("evil", evil, "lexical")));
         app = SearchServerApp.start(config, Map.of("RAGSEARCH_AUTH_TOKEN", TOKEN));
     }

@@ -26,8 +26,7 @@ class BearerTokenAuthIT {
 
     @BeforeAll
     static void start() throws Exception {
-        ServerSettings config = new ServerSettings(TestServers.server("127.0.0.1", null, null, null), null, null, null,
-                List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
+        ServerSettings config = ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", null, null, null)).withProjects(List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
         app = SearchServerApp.start(config, Map.of("RAGSEARCH_AUTH_TOKEN", "s3cret-token"));
     }
 
@@ -84,8 +83,7 @@ class BearerTokenAuthIT {
 
     @Test
     void aBlankTokenIsRefusedRatherThanServingWithoutAuth() {
-        ServerSettings config = new ServerSettings(TestServers.server("127.0.0.1", null, null, null), null, null, null,
-                List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
+        ServerSettings config = ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", null, null, null)).withProjects(List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
         ConfigException e = assertThrows(ConfigException.class,
                 () -> SearchServerApp.start(config, Map.of("RAGSEARCH_AUTH_TOKEN", "  ")).close());
         assertTrue(e.getMessage().contains("RAGSEARCH_AUTH_TOKEN is set but blank"), e.getMessage());

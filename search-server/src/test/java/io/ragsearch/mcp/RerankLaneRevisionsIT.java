@@ -34,11 +34,12 @@ class RerankLaneRevisionsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        ServerSettings.RerankerRef standIn = new ServerSettings.RerankerRef(RerankerFactory.STAND_IN, null, 256);
-        ServerSettings config = new ServerSettings(TestServers.server("127.0.0.1", 2, 32, null), null,
-                new ServerSettings.Rerank(1, null, 1, null, true, List.of(1)), null,
-                List.of(new ServerSettings.Project("reranked", "", new ServerSettings.Source(TestProjects.sampleDirectory("en").toString(), null, null),
-                                null, "lexical", null, null, standIn),
+        ServerSettings.RerankerRef standIn = ServerSettings.RerankerRef.ofBuiltin(RerankerFactory.STAND_IN).withMaxSeqLen(256);
+        ServerSettings config = ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", 2, 32, null))
+                .withRerank(ServerSettings.Rerank.EMPTY.withConcurrency(1).withIntraOpThreads(1).withCalibrate(true)
+                        .withCalibrationLevels(List.of(1)))
+                .withProjects(List.of(ServerSettings.Project.ofDirectory("reranked", TestProjects.sampleDirectory("en").toString())
+                                .withDescription("").withRetrieval("lexical").withReranker(standIn),
                         TestProjects.config("plain", TestProjects.sampleDirectory("en"), "lexical")));
         app = SearchServerApp.start(config, Map.of());
     }

@@ -24,12 +24,17 @@ import tools.jackson.databind.json.JsonMapper;
 class RerankServerIT {
 
     private static SearchServerApp start(int concurrency, int queueTimeoutMillis) throws Exception {
-        ServerSettings.RerankerRef standIn = new ServerSettings.RerankerRef(RerankerFactory.STAND_IN, null, 64);
-        ServerSettings config = new ServerSettings(TestServers.server("127.0.0.1", 4, 32, null), null,
-                new ServerSettings.Rerank(concurrency, queueTimeoutMillis, 1, null, true, List.of(1, 2)), null,
-                List.of(new ServerSettings.Project("handbook-en", "", new ServerSettings.Source(TestProjects.sampleDirectory("en").toString(), null, null),
-                        null, null, null, null, standIn)));
-        return SearchServerApp.start(config, Map.of());
+        return start(concurrency, queueTimeoutMillis, Map.of());
+    }
+
+    private static SearchServerApp start(int concurrency, int queueTimeoutMillis, Map<String, String> env) throws Exception {
+        ServerSettings.RerankerRef standIn = ServerSettings.RerankerRef.ofBuiltin(RerankerFactory.STAND_IN).withMaxSeqLen(64);
+        ServerSettings config = ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", 4, 32, null))
+                .withRerank(ServerSettings.Rerank.EMPTY.withConcurrency(concurrency).withQueueTimeoutMillis(queueTimeoutMillis)
+                        .withIntraOpThreads(1).withCalibrate(true).withCalibrationLevels(List.of(1, 2)))
+                .withProjects(List.of(ServerSettings.Project.ofDirectory("handbook-en", TestProjects.sampleDirectory("en").toString())
+                        .withDescription("").withReranker(standIn)));
+        return SearchServerApp.start(config, env);
     }
 
     private static HttpResponse<String> admin(SearchServerApp app, String path) throws Exception {
@@ -67,6 +72,20 @@ class RerankServerIT {
             String metrics = admin(app, "/metrics").body();
             assertTrue(metrics.contains("ragsearch_rerank_duration_seconds_count 1"), metrics);
             assertTrue(metrics.contains("ragsearch_search_seconds_count 1"), metrics);
+        }
+    }
+
+    /**
+     * The operator's decision reaches a pod as RAGSEARCH_RERANK_CONCURRENCY and wins over the file;
+     * through the tests' entry point it was once silently ignored (issue 24).
+     */
+    @Test
+    void theRerankConcurrencyFromTheEnvironmentReplacesTheFilesOne() throws Exception {
+        try (SearchServerApp app = start(1, 10_000, Map.of("RAGSEARCH_RERANK_CONCURRENCY", "3"))) {
+            String metrics = admin(app, "/metrics").body();
+            assertEquals(3, counter(metrics, "ragsearch_rerank_concurrency"), "the limiter's permits: " + metrics);
+            String info = admin(app, "/info").body();
+            assertTrue(info.contains("\"rerankConcurrency\":3"), info);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ragsearch.mcp;
 
+import io.ragsearch.config.ServerEnvironment;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,15 +32,14 @@ class StdioServerIT {
 
     @Test
     void servesTheToolsOverAPipeUntilTheInputCloses() throws Exception {
-        ServerSettings config = new ServerSettings(TestServers.server("127.0.0.1", null, null, null), null, null, null,
-                List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
+        ServerSettings config = ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", null, null, null)).withProjects(List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
         PipedOutputStream toServer = new PipedOutputStream();
         PipedInputStream serverIn = new PipedInputStream(toServer, 1 << 16);
         PipedInputStream fromServer = new PipedInputStream(1 << 20);
         PipedOutputStream serverOut = new PipedOutputStream(fromServer);
         CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
             try {
-                StdioServer.run(config, Map.of(), serverIn, serverOut);
+                StdioServer.run(config, ServerEnvironment.read(Map.of()), serverIn, serverOut);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

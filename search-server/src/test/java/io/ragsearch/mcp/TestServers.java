@@ -32,7 +32,8 @@ public final class TestServers {
     }
 
     public static ServerSettings.Server server(String bind, Integer toolThreads, Integer toolQueue, Integer maxInFlight) {
-        return new ServerSettings.Server(bind, 0, 0, toolThreads, toolQueue, maxInFlight, null, null, null);
+        return ServerSettings.Server.EMPTY.withBindAddress(bind).withMcpPort(0).withAdminPort(0).withToolThreads(toolThreads)
+                .withToolQueue(toolQueue).withMaxInFlightRequests(maxInFlight);
     }
 
     public static SearchServerApp startSample(ServerSettings.Server server) throws Exception {
@@ -41,7 +42,7 @@ public final class TestServers {
 
     /** @param env the environment the server resolves models and caches from (Map.of(): MiniLM, no vector cache) */
     public static SearchServerApp startSample(ServerSettings.Server server, Map<String, String> env) throws Exception {
-        ServerSettings config = new ServerSettings(server, null, null, null, List.of(
+        ServerSettings config = ServerSettings.EMPTY.withServer(server).withProjects(List.of(
                 TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null),
                 TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
         return SearchServerApp.start(config, env);

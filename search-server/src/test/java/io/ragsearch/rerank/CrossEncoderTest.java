@@ -1,5 +1,6 @@
 package io.ragsearch.rerank;
 
+import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.config.ConfigValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -93,7 +94,7 @@ class CrossEncoderTest {
         try (ModelRegistry registry = new ModelRegistry()) {
             // bge-reranker style: no token_type_ids input, <s> A </s></s> B </s>, one logit.
             Reranker r = new RerankerFactory(registry, new SessionSettings(1, SessionSettings.Arena.SHRINK)).create(SettingsResolver.reranker(
-                    config.projects().get(0).reranker(), Map.of("RAGSEARCH_MODEL_DIR", modelDir.getParent().toString())));
+                    config.projects().get(0).reranker(), ServerEnvironment.read(Map.of("RAGSEARCH_MODEL_DIR", modelDir.getParent().toString()))));
             assertEquals(10, r.maxSeqLen());
             PairBatch b = r.encode("근로 시간", List.of("근로자는 연차 유급 휴가를 받는다"));
             List<Long> expected = java.util.stream.Stream.of("<s>", "▁근로", "▁시간", "</s>", "</s>", "▁근로", "자는", "▁연차", "▁유급", "</s>")

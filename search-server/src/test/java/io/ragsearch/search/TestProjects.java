@@ -44,8 +44,7 @@ public final class TestProjects {
     }
 
     public static ServerSettings.Project config(String name, Path dir, String retrieval) {
-        return new ServerSettings.Project(name, "test project " + name, new ServerSettings.Source(dir.toString(), null, null),
-                null, retrieval, null, null, null);
+        return ServerSettings.Project.ofDirectory(name, dir.toString()).withDescription("test project " + name).withRetrieval(retrieval);
     }
 
     /** The resolved settings of a directory project, as the server gives the loader. */

@@ -1,5 +1,6 @@
 package io.ragsearch.server;
 
+import io.ragsearch.config.ServerEnvironment;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,10 +33,10 @@ class ContractGoldenFilesTest {
     @Test
     void theGoldenSettingsFileReadsResolvesAndMeansWhatTheOperatorMeant() {
         // The operator's pods give the database through the environment.
-        ServerSettings config = ConfigOverrides.withEnvironment(ConfigLoader.parse(Golden.text("server-settings.yaml"), "golden"),
-                Map.of(Environment.DB_URL, "jdbc:postgresql://db:5432/ragsearch"));
-        assertEquals(List.of(), ConfigValidator.problems(config));
-        AppSettings s = SettingsResolver.resolve(config, Map.of());
+        ServerEnvironment env = ServerEnvironment.read(Map.of(Environment.DB_URL, "jdbc:postgresql://db:5432/ragsearch"));
+        ServerSettings config = ConfigLoader.parse(Golden.text("server-settings.yaml"), "golden");
+        assertEquals(List.of(), ConfigValidator.problems(env.applyTo(config)));
+        AppSettings s = SettingsResolver.resolve(config, env);
         assertEquals(1, s.models().rerank().session().intraOpThreads());
         assertEquals(5000, s.models().rerank().queueTimeoutMillis());
         assertEquals("all-minilm-l6-v2", s.models().embedding().builtin());

@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ragsearch.config.ConfigException;
 import io.ragsearch.config.ConfigLoader;
-import io.ragsearch.config.ConfigOverrides;
+import io.ragsearch.config.ServerEnvironment;
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.embed.EmbeddingModel;
 import io.ragsearch.embed.SessionSettings;
 import io.ragsearch.index.Language;
@@ -29,6 +30,10 @@ class SettingsResolverTest {
     @TempDir
     Path dir;
 
+    private static AppSettings resolve(ServerSettings file, Map<String, String> env) {
+        return SettingsResolver.resolve(file, ServerEnvironment.read(env));
+    }
+
     @Test
     void readsYamlResolvesRelativeDirectoriesAndAppliesEnvironment() throws IOException {
         Files.writeString(dir.resolve("c.yaml"), """
@@ -44,8 +49,8 @@ class SettingsResolverTest {
                     gate: {threshold: 0.6}
                     reranker: {path: bge, maxSeqLen: 64}
                 """);
-        AppSettings s = SettingsResolver.resolve(ConfigOverrides.withEnvironment(ConfigLoader.load(dir.resolve("c.yaml")),
-                Map.of("RAGSEARCH_ADMIN_PORT", "9100", "RAGSEARCH_BIND_ADDRESS", "127.0.0.1")), Map.of("RAGSEARCH_MODEL_DIR", "/models"));
+        AppSettings s = resolve(ConfigLoader.load(dir.resolve("c.yaml")),
+                Map.of("RAGSEARCH_ADMIN_PORT", "9100", "RAGSEARCH_BIND_ADDRESS", "127.0.0.1", "RAGSEARCH_MODEL_DIR", "/models"));
         assertEquals(9000, s.serving().mcp().port());
         assertEquals(9100, s.serving().admin().port());
         assertEquals("127.0.0.1", s.serving().mcp().bindAddress());
@@ -60,7 +65,7 @@ class SettingsResolverTest {
 
     @Test
     void absentFieldsTakeTheDefaultsInEffectBefore() {
-        AppSettings s = SettingsResolver.resolve(ConfigLoader.parse("""
+        AppSettings s = resolve(ConfigLoader.parse("""
                 database: {url: "jdbc:postgresql://db/ragsearch"}
                 projects:
                   - name: rules
@@ -96,25 +101,25 @@ class SettingsResolverTest {
 
     @Test
     void aDefaultedPortClashAndABlankTokenAreConfigurationErrors() {
-        ConfigException clash = assertThrows(ConfigException.class, () -> SettingsResolver.resolve(ConfigLoader.parse("""
+        ConfigException clash = assertThrows(ConfigException.class, () -> resolve(ConfigLoader.parse("""
                 server: {mcpPort: 8081}
                 projects: [{name: a, source: {directory: /x}}]
                 """, "t"), Map.of()));
         assertTrue(clash.getMessage().contains("must differ (both 8081)"), clash.getMessage());
-        ConfigException blank = assertThrows(ConfigException.class, () -> SettingsResolver.resolve(ConfigLoader.parse("""
+        ConfigException blank = assertThrows(ConfigException.class, () -> resolve(ConfigLoader.parse("""
                 projects: [{name: a, source: {directory: /x}}]
                 """, "t"), Map.of("RAGSEARCH_AUTH_TOKEN", " ")));
         assertTrue(blank.getMessage().contains("RAGSEARCH_AUTH_TOKEN is set but blank"), blank.getMessage());
         // Issue 21 (low): a one-character token and one with a line break inside were accepted.
         for (String bad : new String[] {"x", "seven77", "first-line\nsecond-line", "with space inside", "tab\there-token"}) {
-            ConfigException e = assertThrows(ConfigException.class, () -> SettingsResolver.resolve(ConfigLoader.parse("""
+            ConfigException e = assertThrows(ConfigException.class, () -> resolve(ConfigLoader.parse("""
                     projects: [{name: a, source: {directory: /x}}]
                     """, "t"), Map.of("RAGSEARCH_AUTH_TOKEN", bad)), bad);
             assertTrue(e.getMessage().contains("RAGSEARCH_AUTH_TOKEN must be at least 8 characters"), e.getMessage());
             assertTrue(!e.getMessage().contains(bad.strip()) || bad.length() < 2, "the token itself is not echoed: " + e.getMessage());
         }
         for (String good : new String[] {"s3cret-token", "dG9rZW4tZm9yLXRlc3Rz==", "  trailing-newline-from-a-secret\n"}) {
-            assertEquals(good.strip(), SettingsResolver.resolve(ConfigLoader.parse("""
+            assertEquals(good.strip(), resolve(ConfigLoader.parse("""
                     projects: [{name: a, source: {directory: /x}}]
                     """, "t"), Map.of("RAGSEARCH_AUTH_TOKEN", good)).serving().mcp().bearerToken());
         }

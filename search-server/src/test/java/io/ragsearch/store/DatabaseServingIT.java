@@ -42,8 +42,9 @@ class DatabaseServingIT {
     private final HttpClient http = HttpClient.newHttpClient();
 
     private SearchServerApp start() throws Exception {
-        ServerSettings config = new ServerSettings(TestServers.server("127.0.0.1", 4, 32, null), null, null,
-                new ServerSettings.Database(TestDatabase.url(), TestDatabase.user(), null, 1), List.of());
+        ServerSettings config = ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", 4, 32, null))
+                .withDatabase(ServerSettings.Database.at(TestDatabase.url()).withUser(TestDatabase.user()).withPollSeconds(1))
+                .withProjects(List.of());
         return SearchServerApp.start(config, Map.of());
     }
 

@@ -67,13 +67,12 @@ class VerificationEndpointIT {
     }
 
     private static ServerSettings.Project english(ServerSettings.Gate gate) {
-        return new ServerSettings.Project("handbook-en", "sample", new ServerSettings.Source(TestProjects.sampleDirectory("en").toString(), null, null),
-                null, null, gate, null, null);
+        return ServerSettings.Project.ofDirectory("handbook-en", TestProjects.sampleDirectory("en").toString()).withDescription("sample")
+                .withGate(gate);
     }
 
     private static SearchServerApp start(ServerSettings.Project english, Map<String, String> env) throws Exception {
-        return SearchServerApp.start(new ServerSettings(TestServers.server("127.0.0.1", 2, 32, null), null, null, null,
-                List.of(english, TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null))), env);
+        return SearchServerApp.start(ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", 2, 32, null)).withProjects(List.of(english, TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null))), env);
     }
 
     @AfterAll

@@ -15,6 +15,24 @@ public record Calibration(String method, Long memoryLimitBytes, long residentByt
                           String reranker, Boolean trained, List<Level> levels, Map<String, Object> memorySettings,
                           String methodReason, List<Calibration> rerankers) {
 
+    /** The budget's part alone, the fields for people absent: what a stand-in or a test publishes. */
+    public static Calibration measured(String method, Long memoryLimitBytes, long residentBytes, long perRunBytes, int samples,
+                                       int batch, int maxSeqLen, int intraOpThreads, String rerankerDigest, String measuredAt) {
+        return new Calibration(method, memoryLimitBytes, residentBytes, perRunBytes, samples, batch, maxSeqLen, intraOpThreads,
+                rerankerDigest, measuredAt, null, null, null, null, null, null);
+    }
+
+    public Calibration withReranker(String value) {
+        return new Calibration(method, memoryLimitBytes, residentBytes, perRunBytes, samples, batch, maxSeqLen, intraOpThreads,
+                rerankerDigest, measuredAt, value, trained, levels, memorySettings, methodReason, rerankers);
+    }
+
+    /** The same headline with every configured model's own calibration listed. */
+    public Calibration withRerankers(List<Calibration> value) {
+        return new Calibration(method, memoryLimitBytes, residentBytes, perRunBytes, samples, batch, maxSeqLen, intraOpThreads,
+                rerankerDigest, measuredAt, reranker, trained, levels, memorySettings, methodReason, value);
+    }
+
     /** One burst: {@code concurrency} worst-case runs at once, the peak they reached, the cost per run. */
     public record Level(int concurrency, long peakBytes, long perRunBytes, double seconds) {
     }

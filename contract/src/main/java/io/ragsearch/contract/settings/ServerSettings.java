@@ -285,12 +285,22 @@ public record ServerSettings(Server server, Models models, Rerank rerank, Databa
     /** A project's reranker: the cost stand-in by name or a cross-encoder directory. */
     public record RerankerRef(String builtin, String path, Integer maxSeqLen) {
 
+        public static final RerankerRef EMPTY = new RerankerRef(null, null, null);
+
         public static RerankerRef ofBuiltin(String name) {
-            return new RerankerRef(name, null, null);
+            return EMPTY.withBuiltin(name);
         }
 
         public static RerankerRef ofPath(String directory) {
-            return new RerankerRef(null, directory, null);
+            return EMPTY.withPath(directory);
+        }
+
+        public RerankerRef withBuiltin(String value) {
+            return new RerankerRef(value, path, maxSeqLen);
+        }
+
+        public RerankerRef withPath(String value) {
+            return new RerankerRef(builtin, value, maxSeqLen);
         }
 
         public RerankerRef withMaxSeqLen(Integer value) {

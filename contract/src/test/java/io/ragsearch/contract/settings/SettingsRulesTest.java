@@ -11,12 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SettingsRulesTest {
 
     private static ServerSettings.Project project(String name, String directory) {
-        return new ServerSettings.Project(name, null, new ServerSettings.Source(directory, null, null), null, null,
-                null, null, null);
+        return ServerSettings.Project.ofDirectory(name, directory);
     }
 
     private static ServerSettings withProjects(List<ServerSettings.Project> projects) {
-        return new ServerSettings(null, null, null, null, projects);
+        return ServerSettings.EMPTY.withProjects(projects);
     }
 
     @Test
@@ -26,15 +25,14 @@ class SettingsRulesTest {
 
     @Test
     void listsEveryProblemWithItsFieldPath() {
-        ServerSettings s = new ServerSettings(
-                new ServerSettings.Server(null, 8080, 8080, 0, null, null, null, null, null),
-                new ServerSettings.Models(new ServerSettings.ModelRef("all-minilm-l6-v2", "/m", "max", null, 4,
-                        null, null, " ")),
-                new ServerSettings.Rerank(0, null, null, "huge", null, List.of(1, 0)),
-                new ServerSettings.Database(null, null, null, 0),
-                List.of(new ServerSettings.Project("Bad Name", null, new ServerSettings.Source(null, null, true),
-                                "korean", "semantic", new ServerSettings.Gate(1.5), null,
-                                new ServerSettings.RerankerRef(null, null, 9000)),
+        ServerSettings s = ServerSettings.EMPTY
+                .withServer(ServerSettings.Server.EMPTY.withMcpPort(8080).withAdminPort(8080).withToolThreads(0))
+                .withModels(new ServerSettings.Models(ServerSettings.ModelRef.ofBuiltin("all-minilm-l6-v2").withPath("/m")
+                        .withPooling("max").withMaxSeqLen(4).withOutput(" ")))
+                .withRerank(ServerSettings.Rerank.EMPTY.withConcurrency(0).withArena("huge").withCalibrationLevels(List.of(1, 0)))
+                .withDatabase(ServerSettings.Database.EMPTY.withPollSeconds(0))
+                .withProjects(List.of(ServerSettings.Project.fromDatabase("Bad Name").withLanguage("korean").withRetrieval("semantic")
+                                .withThreshold(1.5).withReranker(ServerSettings.RerankerRef.EMPTY.withMaxSeqLen(9000)),
                         project("dup", "/a"), project("dup", "/b")));
         List<String> problems = SettingsRules.problems(s);
         List<String> expectedStarts = List.of(
@@ -66,8 +64,7 @@ class SettingsRulesTest {
     void nothingToServeIsAProblemUnlessADatabaseIs() {
         assertEquals(List.of("no projects: give at least one under projects (or --project NAME=DIR), or a database"),
                 SettingsRules.problems(withProjects(null)));
-        assertEquals(List.of(), SettingsRules.problems(new ServerSettings(null, null, null,
-                new ServerSettings.Database("jdbc:postgresql://db/rag", null, null, null), null)));
+        assertEquals(List.of(), SettingsRules.problems(ServerSettings.EMPTY.withDatabase(ServerSettings.Database.at("jdbc:postgresql://db/rag"))));
     }
 
     @Test
@@ -81,6 +78,13 @@ class SettingsRulesTest {
         assertNull(SettingsRules.gateThreshold("g", 0.0));
         assertTrue(SettingsRules.gateThreshold("g", Double.NaN) != null);
         assertNull(SettingsRules.choice("l", "KO", Bounds.LANGUAGES));
+        assertNull(SettingsRules.port("p", Bounds.PORT_MIN));
+        assertNull(SettingsRules.port("p", Bounds.PORT_MAX));
+        assertEquals("p must be 0..65535 (0 = any free port), got 65536", SettingsRules.port("p", Bounds.PORT_MAX + 1));
+        assertTrue(SettingsRules.port("p", -1) != null);
+        assertNull(SettingsRules.intraOpThreads("t", Bounds.INTRA_OP_THREADS_MAX));
+        assertEquals("t must be 1..256, got 257", SettingsRules.intraOpThreads("t", Bounds.INTRA_OP_THREADS_MAX + 1));
+        assertTrue(SettingsRules.intraOpThreads("t", 0) != null);
         for (String lang : Bounds.LANGUAGES) {
             assertTrue(lang.matches(Bounds.LANGUAGE_REGEX));
         }

@@ -72,17 +72,18 @@ public final class ServerConfigYaml {
     public static ServerSettings settings(CheckedSpec checked) {
         RagSearchSpec spec = checked.spec();
         Integer queueTimeout = spec.rerank == null ? null : spec.rerank.queueTimeoutMillis;
-        ServerSettings.Rerank rerank = new ServerSettings.Rerank(null, queueTimeout, checked.intraOpThreads(),
-                null, null, null);
+        ServerSettings.Rerank rerank = ServerSettings.Rerank.EMPTY.withQueueTimeoutMillis(queueTimeout)
+                .withIntraOpThreads(checked.intraOpThreads());
         ServerSettings.Models models = spec.models == null || spec.models.embedding == null ? null
                 : new ServerSettings.Models(embedding(spec.models.embedding));
         ModelSource reranker = spec.models == null ? null : spec.models.reranker;
         List<ServerSettings.Project> projects = new ArrayList<>();
         for (Project p : spec.projects) {
-            projects.add(new ServerSettings.Project(p.name, p.description, source(p), p.language, p.retrieval,
-                    gate(p.gate, spec.gate), null, reranker == null ? null : reranker(reranker)));
+            projects.add(ServerSettings.Project.named(p.name).withDescription(p.description).withSource(source(p))
+                    .withLanguage(p.language).withRetrieval(p.retrieval).withGate(gate(p.gate, spec.gate))
+                    .withReranker(reranker == null ? null : reranker(reranker)));
         }
-        return new ServerSettings(null, models, rerank, null, List.copyOf(projects));
+        return ServerSettings.EMPTY.withModels(models).withRerank(rerank).withProjects(List.copyOf(projects));
     }
 
     /** The database's URL, user and password reach the pod as environment variables (from the Secret). */
@@ -90,25 +91,25 @@ public final class ServerConfigYaml {
         if (checked.spec().database == null) {
             return s;
         }
-        return new ServerSettings(s.server(), s.models(), s.rerank(),
-                new ServerSettings.Database("from-the-secret", null, null, null), s.projects());
+        return s.withDatabase(ServerSettings.Database.at("from-the-secret"));
     }
 
     private static ServerSettings.Source source(Project p) {
         if (Boolean.TRUE.equals(p.source.database)) {
-            return new ServerSettings.Source(null, null, true);
+            return ServerSettings.Source.DATABASE;
         }
-        return new ServerSettings.Source(PodLayout.CORPUS_DIR + "/" + p.name, CONFIGMAP_INCLUDE, null);
+        return ServerSettings.Source.ofDirectory(PodLayout.CORPUS_DIR + "/" + p.name).withInclude(CONFIGMAP_INCLUDE);
     }
 
     /** Built-in by name, otherwise the directory below RAGSEARCH_MODEL_DIR that the pod mounts or fetches into. */
     private static ServerSettings.ModelRef embedding(ModelSource m) {
-        return new ServerSettings.ModelRef(m.builtin, m.builtin == null ? "embedding" : null, null, null, null,
-                null, null, null);
+        return m.builtin != null ? ServerSettings.ModelRef.ofBuiltin(m.builtin) : ServerSettings.ModelRef.ofPath("embedding");
     }
 
     private static ServerSettings.RerankerRef reranker(ModelSource m) {
-        return new ServerSettings.RerankerRef(m.builtin, m.builtin == null ? "reranker" : null, m.maxSeqLen);
+        ServerSettings.RerankerRef ref = m.builtin != null ? ServerSettings.RerankerRef.ofBuiltin(m.builtin)
+                : ServerSettings.RerankerRef.ofPath("reranker");
+        return ref.withMaxSeqLen(m.maxSeqLen);
     }
 
     private static ServerSettings.Gate gate(Gate own, Gate shared) {

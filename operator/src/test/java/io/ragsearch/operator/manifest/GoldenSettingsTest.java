@@ -48,8 +48,7 @@ class GoldenSettingsTest {
     @Test
     void theGoldenSettingsFollowTheRulesOnceTheDatabaseComesFromTheEnvironment() {
         ServerSettings golden = RenderedSettings.parse(Golden.text("server-settings.yaml"));
-        ServerSettings inThePod = new ServerSettings(golden.server(), golden.models(), golden.rerank(),
-                new ServerSettings.Database("jdbc:postgresql://db/ragsearch", null, null, null), golden.projects());
+        ServerSettings inThePod = golden.withDatabase(ServerSettings.Database.at("jdbc:postgresql://db/ragsearch"));
 
         assertEquals(List.of(), SettingsRules.problems(inThePod));
     }

@@ -37,8 +37,8 @@ final class FakePodAdminEndpoints implements PodAdminClient, AutoCloseable {
     /** Makes the pod at {@code podIp} answer this measurement. */
     void measure(String podIp, long residentBytes, long perRunBytes, Long limitBytes, String digest) {
         String measuredAt = "2026-12-02T19:00:0" + (bodies.size() % 10) + "Z";
-        bodies.put(podIp, CalibrationJson.write(new Calibration("cgroup-v2", limitBytes, residentBytes, perRunBytes, 4, 32,
-                256, 1, digest, measuredAt, "minilm-pair", null, null, null, null, null)));
+        bodies.put(podIp, CalibrationJson.write(Calibration.measured("cgroup-v2", limitBytes, residentBytes, perRunBytes, 4, 32,
+                256, 1, digest, measuredAt).withReranker("minilm-pair")));
         server(podIp);
     }
 
