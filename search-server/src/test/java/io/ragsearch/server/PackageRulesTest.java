@@ -37,7 +37,7 @@ class PackageRulesTest {
             Map.entry("admin", Set.of("contract", "metrics")),
             Map.entry("rerank", Set.of("contract", "embed", "metrics")),
             Map.entry("calibrate", Set.of("contract", "metrics", "rerank")),
-            Map.entry("search", Set.of("corpus", "embed", "index", "rerank")),
+            Map.entry("search", Set.of("contract", "corpus", "embed", "index", "rerank")),
             Map.entry("store", Set.of("corpus", "embed", "index")),
             Map.entry("refresh", Set.of("corpus", "embed", "index", "rerank", "search", "store")),
             Map.entry("mcp", Set.of("contract", "corpus", "index", "metrics", "rerank", "search")),
