@@ -3,9 +3,6 @@ package io.ragsearch.mcp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ragsearch.contract.settings.ServerSettings;
-import io.ragsearch.rerank.RerankerFactory;
-import io.ragsearch.search.TestProjects;
 import io.ragsearch.server.SearchServerApp;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,14 +34,7 @@ class RerankFairnessIT {
 
     @Test
     void rerankLoadNeitherDelaysOtherSearchesNorQueuesPastItsBudget() throws Exception {
-        ServerSettings.RerankerRef standIn = ServerSettings.RerankerRef.ofBuiltin(RerankerFactory.STAND_IN).withMaxSeqLen(256);
-        ServerSettings config = ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", 2, 32, null))
-                .withRerank(ServerSettings.Rerank.EMPTY.withConcurrency(1).withIntraOpThreads(1).withCalibrate(true)
-                        .withCalibrationLevels(List.of(1)))
-                .withProjects(List.of(ServerSettings.Project.ofDirectory("reranked", TestProjects.sampleDirectory("en").toString())
-                                .withDescription("").withRetrieval("lexical").withReranker(standIn),
-                        TestProjects.config("plain", TestProjects.sampleDirectory("en"), "lexical")));
-        try (SearchServerApp app = SearchServerApp.start(config, Map.of())) {
+        try (SearchServerApp app = SearchServerApp.start(TestServers.rerankedBesidePlain(), Map.of())) {
             int port = app.mcpPort();
             List<Double> quiet = new ArrayList<>();
             for (int i = 0; i < 20; i++) {

@@ -3,9 +3,6 @@ package io.ragsearch.mcp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ragsearch.contract.settings.ServerSettings;
-import io.ragsearch.rerank.RerankerFactory;
-import io.ragsearch.search.TestProjects;
 import io.ragsearch.server.SearchServerApp;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -34,14 +31,7 @@ class RerankLaneRevisionsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        ServerSettings.RerankerRef standIn = ServerSettings.RerankerRef.ofBuiltin(RerankerFactory.STAND_IN).withMaxSeqLen(256);
-        ServerSettings config = ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", 2, 32, null))
-                .withRerank(ServerSettings.Rerank.EMPTY.withConcurrency(1).withIntraOpThreads(1).withCalibrate(true)
-                        .withCalibrationLevels(List.of(1)))
-                .withProjects(List.of(ServerSettings.Project.ofDirectory("reranked", TestProjects.sampleDirectory("en").toString())
-                                .withDescription("").withRetrieval("lexical").withReranker(standIn),
-                        TestProjects.config("plain", TestProjects.sampleDirectory("en"), "lexical")));
-        app = SearchServerApp.start(config, Map.of());
+        app = SearchServerApp.start(TestServers.rerankedBesidePlain(), Map.of());
     }
 
     @AfterAll

@@ -4,6 +4,7 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.ragsearch.contract.settings.ServerSettings;
+import io.ragsearch.rerank.RerankerFactory;
 import io.ragsearch.search.TestProjects;
 import io.ragsearch.server.SearchServerApp;
 import java.io.ByteArrayOutputStream;
@@ -34,6 +35,20 @@ public final class TestServers {
     public static ServerSettings.Server server(String bind, Integer toolThreads, Integer toolQueue, Integer maxInFlight) {
         return ServerSettings.Server.EMPTY.withBindAddress(bind).withMcpPort(0).withAdminPort(0).withToolThreads(toolThreads)
                 .withToolQueue(toolQueue).withMaxInFlightRequests(maxInFlight);
+    }
+
+    /**
+     * Two lexical projects over the English sample, "reranked" with the cost stand-in under one
+     * permit (calibrated at one level) and "plain" without: rerank load beside searches that need none.
+     */
+    public static ServerSettings rerankedBesidePlain() {
+        ServerSettings.RerankerRef standIn = ServerSettings.RerankerRef.ofBuiltin(RerankerFactory.STAND_IN).withMaxSeqLen(256);
+        return ServerSettings.EMPTY.withServer(server("127.0.0.1", 2, 32, null))
+                .withRerank(ServerSettings.Rerank.EMPTY.withConcurrency(1).withIntraOpThreads(1).withCalibrate(true)
+                        .withCalibrationLevels(List.of(1)))
+                .withProjects(List.of(ServerSettings.Project.ofDirectory("reranked", TestProjects.sampleDirectory("en").toString())
+                                .withDescription("").withRetrieval("lexical").withReranker(standIn),
+                        TestProjects.config("plain", TestProjects.sampleDirectory("en"), "lexical")));
     }
 
     public static SearchServerApp startSample(ServerSettings.Server server) throws Exception {
