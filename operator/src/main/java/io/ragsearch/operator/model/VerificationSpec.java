@@ -14,9 +14,6 @@ import io.fabric8.generator.annotation.Size;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class VerificationSpec {
-    public static final String DEFAULT_KEY = "checks.yaml";
-    public static final int DEFAULT_TIMEOUT_SECONDS = 900;
-
     @Required
     @Size(max = SchemaBounds.OBJECT_NAME)
     @JsonPropertyDescription("ConfigMap in the RagSearch's namespace holding the checks file.")
@@ -32,12 +29,4 @@ public class VerificationSpec {
     @JsonPropertyDescription("Time from the spec change to a finished verification (candidate start-up included) before "
             + "the new version is held back (default 900).")
     public Integer timeoutSeconds;
-
-    public String keyOrDefault() {
-        return key == null ? DEFAULT_KEY : key;
-    }
-
-    public int timeoutOrDefault() {
-        return timeoutSeconds == null ? DEFAULT_TIMEOUT_SECONDS : timeoutSeconds;
-    }
 }

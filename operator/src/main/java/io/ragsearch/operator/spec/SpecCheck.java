@@ -69,7 +69,17 @@ public final class SpecCheck {
         if (!problems.isEmpty()) {
             return new Result(Optional.empty(), List.copyOf(problems));
         }
-        return new Result(Optional.of(new CheckedSpec(resource, rollout, limits, rerank, ModelCheck.reranker(reranker))), List.of());
+        return new Result(Optional.of(new CheckedSpec(resource, rollout, limits, rerank, ModelCheck.reranker(reranker),
+                verification(spec))), List.of());
+    }
+
+    private static CheckedSpec.Verification verification(RagSearchSpec spec) {
+        if (spec.verification == null) {
+            return null;
+        }
+        return new CheckedSpec.Verification(spec.verification.configMap,
+                spec.verification.key == null ? SpecDefaults.VERIFICATION_KEY : spec.verification.key,
+                spec.verification.timeoutSeconds == null ? SpecDefaults.VERIFICATION_TIMEOUT_SECONDS : spec.verification.timeoutSeconds);
     }
 
     private static CheckedSpec.Rollout rollout(RagSearchSpec spec, List<String> problems) {
