@@ -24,8 +24,8 @@ public class VerificationSpec {
     @JsonPropertyDescription("Key of the checks file in the ConfigMap (default checks.yaml).")
     public String key;
 
-    @Min(5)
-    @Max(86400)
+    @Min(SchemaBounds.VERIFICATION_TIMEOUT_MIN_SECONDS)
+    @Max(SchemaBounds.VERIFICATION_TIMEOUT_MAX_SECONDS)
     @JsonPropertyDescription("Time from the spec change to a finished verification (candidate start-up included) before "
             + "the new version is held back (default 900).")
     public Integer timeoutSeconds;

@@ -44,7 +44,7 @@ final class StatusComposer {
         next.rerank = plan.status();
         next.replicas = spec.replicas();
         next.readyReplicas = readyReplicas;
-        next.endpoint = ObjectNames.endpoint(spec.name(), spec.namespace());
+        next.endpoint = ObjectNames.serviceMcpUrl(spec.name(), spec.namespace());
         Conditions conditions = new Conditions(old == null ? null : old.conditions, generation(resource), now);
         conditions.set(Conditions.INVALID_SPEC, false, "Valid", "the spec passed every check");
         ready(conditions, spec, readyReplicas, next.endpoint);
