@@ -1,11 +1,11 @@
 package io.ragsearch.mcp;
 
 import io.ragsearch.contract.AdminEndpoints;
-import io.ragsearch.contract.settings.SettingsRules;
 
 /**
  * The MCP listener: address and port, how many requests may be in flight (past the tool pool and
  * its queue they wait suspended in Jetty, holding no thread), and the bearer token (null: no auth).
+ * Port and in-flight count come checked by the configuration's rules (the contract's {@code SettingsRules}).
  */
 public record ListenerSettings(String bindAddress, int port, int maxInFlightRequests, String bearerToken) {
 
@@ -15,16 +15,6 @@ public record ListenerSettings(String bindAddress, int port, int maxInFlightRequ
      */
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = AdminEndpoints.DEFAULT_MCP_PORT;
-
-    public ListenerSettings {
-        String problem = SettingsRules.port("MCP port", port);
-        if (problem != null) {
-            throw new IllegalArgumentException(problem);
-        }
-        if (maxInFlightRequests < 1) {
-            throw new IllegalArgumentException("MCP requests in flight must be at least 1, got " + maxInFlightRequests);
-        }
-    }
 
     /** As many requests in flight as the tool pool runs and queues. */
     public static int defaultMaxInFlight(ToolPoolSettings tools) {

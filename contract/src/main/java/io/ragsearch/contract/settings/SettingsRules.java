@@ -158,7 +158,7 @@ public final class SettingsRules {
     }
 
     /** Null when absent or a port (0: any free one), else the problem. */
-    public static String port(String field, Integer port) {
+    private static String port(String field, Integer port) {
         if (port != null && (port < Bounds.PORT_MIN || port > Bounds.PORT_MAX)) {
             return field + " must be " + Bounds.PORT_MIN + ".." + Bounds.PORT_MAX + " (0 = any free port), got " + port;
         }
