@@ -55,14 +55,23 @@ public final class ConfigLoader {
                 .toList());
     }
 
+    private static ConfigException empty(String origin) {
+        return new ConfigException("configuration " + origin + " holds no settings: is it the right file? (without a"
+                + " configuration the server serves its sample corpus; say so by giving none)");
+    }
+
     public static ServerSettings parse(String yaml, String origin) {
+        // An empty file (or one that is only "---", "~" or "null") is a mistake, a truncated write or the wrong file:
+        // taking it as "all defaults" silently served the sample corpus instead of the operator's projects.
         if (yaml.isBlank()) {
-            return new ServerSettings(null, null, null, null, null);
+            throw empty(origin);
         }
         try {
             ServerSettings config = YAML.readValue(yaml, ServerSettings.class);
-            // A document that is only "---", "~" or "null" holds no settings: the defaults, as for an empty file.
-            return config != null ? config : new ServerSettings(null, null, null, null, null);
+            if (config == null) {
+                throw empty(origin);
+            }
+            return config;
         } catch (JacksonException e) {
             throw new ConfigException("configuration " + origin + " is not valid: " + e.getOriginalMessage()
                     + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr() + ")" : ""), e);
