@@ -67,6 +67,11 @@ public final class ConfigLoader {
             throw empty(origin);
         }
         try {
+            // Comments only, "---", "~" or "null": no settings at all (the tree is missing or null).
+            tools.jackson.databind.JsonNode tree = YAML.readTree(yaml);
+            if (tree == null || tree.isMissingNode() || tree.isNull()) {
+                throw empty(origin);
+            }
             ServerSettings config = YAML.readValue(yaml, ServerSettings.class);
             if (config == null) {
                 throw empty(origin);
