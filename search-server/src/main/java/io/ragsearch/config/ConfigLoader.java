@@ -16,6 +16,12 @@ public final class ConfigLoader {
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             // A key written twice is a mistake (which one was meant?); render refuses it, and so does the server.
             .enable(tools.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            // mcpPort: 1.5 or "" was read as 1 or as absent: a whole number must be written as one, as render requires.
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .withCoercionConfig(tools.jackson.databind.type.LogicalType.Integer, c -> c
+                    .setCoercion(tools.jackson.databind.cfg.CoercionInputShape.String, tools.jackson.databind.cfg.CoercionAction.Fail)
+                    .setCoercion(tools.jackson.databind.cfg.CoercionInputShape.EmptyString, tools.jackson.databind.cfg.CoercionAction.Fail)
+                    .setCoercion(tools.jackson.databind.cfg.CoercionInputShape.Float, tools.jackson.databind.cfg.CoercionAction.Fail))
             .build();
 
     private ConfigLoader() {
@@ -78,7 +84,7 @@ public final class ConfigLoader {
             }
             return config;
         } catch (JacksonException e) {
-            throw new ConfigException("configuration " + origin + " is not valid: " + e.getOriginalMessage()
+            throw new ConfigException("configuration " + origin + " is not valid: " + ConfigMessages.of(e)
                     + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr() + ")" : ""), e);
         }
     }
