@@ -101,7 +101,8 @@ public final class McpHttpServer implements AutoCloseable {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
-        // A body that trickles in is dropped: below this rate a client is not sending a JSON-RPC message.
+        // Below this rate a client is not sending a JSON-RPC message. Jetty applies it to reads it does itself,
+        // not to the body EagerContentHandler reads ahead: BodyDeadline is what drops a body that trickles in.
         http.setMinRequestDataRate(MIN_BODY_BYTES_PER_SECOND);
         this.connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
         connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
