@@ -11,8 +11,8 @@ import java.util.function.Supplier;
  * the evidence as it is; multilingual-e5 puts nearly every pair between 0.75 and 0.95 (its
  * training temperature), so its cosine is mapped through a logistic curve whose midpoint is the
  * cosine chosen on the dev sets: evidence 0.5 there, the gate's default threshold. The midpoint
- * is chosen per language: e5 puts English question–passage pairs lower than Korean ones (an
- * answerable English paraphrase reaches 0.82–0.86, a Korean one 0.85–0.88), so one midpoint
+ * is chosen per language: e5 puts English question–passage pairs lower than Korean ones (on the dev
+ * sets answerable English paraphrases reach 0.82–0.88, Korean ones 0.84–0.91), so one midpoint
  * refused English paraphrases that the ranking placed first.
  *
  * @param midpoint cosine read as evidence 0.5 (NaN: the cosine is the evidence)
