@@ -84,7 +84,10 @@ if [ "$until" = ready ]; then
     say "building the images (once)"
     scripts/build-images.sh >&2
   fi
-  if [ ! -f operator-sim/target/ragsearch-operator-sim.jar ]; then
+  # the kubelet's jar, rebuilt when a source is newer (a stale jar would lack what the loop needs)
+  sim_jar=operator-sim/target/ragsearch-operator-sim.jar
+  if [ ! -f "$sim_jar" ] || [ -n "$(find operator-sim/src operator/src contract/src -newer "$sim_jar" -print -quit)" ]; then
+    say "building $sim_jar"
     mvn -B -ntp -q -DskipTests package -pl operator-sim -am >&2
   fi
 fi
