@@ -103,7 +103,9 @@ for _ in $(seq 1 360); do
 done
 [ -f "$work/plane/ready" ] || fail "the control plane was not ready within 6 minutes"
 kubeconfig="$work/plane/kubeconfig"
-kc() { "$kubectl_bin" --kubeconfig "$kubeconfig" "$@"; }
+# kubectl is the one built beside Helm, on this plane: the commands below are the README's as written
+kubectl() { "$kubectl_bin" --kubeconfig "$kubeconfig" "$@"; }
+kc() { kubectl "$@"; }
 say "control plane up in $(elapsed "$t") ($(sed -n 's/^server=//p' "$work/plane/ready"))"
 git_version=$(kc get --raw /version | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p')
 [ -n "$git_version" ] || fail "the API server's /version has no gitVersion"
@@ -160,8 +162,9 @@ echo "Leader (Lease $LEASE): $holder"
 
 # --- the example: its corpus ConfigMap and the RagSearch ---
 t=$(date +%s)
-kc -n "$APPS" create configmap handbook-docs --from-file=examples/corpus/en/ >&2
-kc apply --server-side -f examples/ragsearch.yaml >&2
+# (the kubeconfig's namespace is the example's, default)
+kubectl create configmap handbook-docs --from-file=examples/corpus/en/ >&2
+kubectl apply -f examples/ragsearch.yaml >&2
 kc -n "$APPS" wait ragsearch/handbook --for=condition=Ready --timeout=900s >&2 \
   || { kc -n "$APPS" get ragsearch handbook -o yaml >&2 || true; fail "the RagSearch did not turn Ready"; }
 basis=$(kc -n "$APPS" get ragsearch handbook -o jsonpath='{.status.rerank.basis}')
@@ -170,6 +173,7 @@ effective=$(kc -n "$APPS" get ragsearch handbook -o jsonpath='{.status.rerank.ef
   || fail "Ready, but the concurrency was not measured (basis '$basis', effective '$effective')"
 say "RagSearch Ready $(elapsed "$t") after apply"
 echo "RagSearch handbook: rerank concurrency $effective (basis $basis)"
+kubectl get rags
 echo "Conditions:"
 kc -n "$APPS" get ragsearch handbook \
   -o jsonpath='{range .status.conditions[*]}  {.type}={.status} ({.reason}) {.message}{"\n"}{end}'

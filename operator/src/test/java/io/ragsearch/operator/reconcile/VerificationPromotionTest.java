@@ -20,7 +20,8 @@ import io.ragsearch.contract.verification.Verification;
 import io.ragsearch.operator.model.Gate;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.VerificationStatus;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
+import io.ragsearch.operator.naming.ObjectNames;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class VerificationPromotionTest extends MockOperatorTest {
         client.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("checks").withNamespace(ns)
                 .endMetadata().addToData("checks.yaml", "checks: []\n").build()).create();
         RagSearch r = MockCluster.ragSearch(client, ns, "rules", "2000Mi", "4");
-        r.getSpec().verification = new io.ragsearch.operator.model.Verification();
+        r.getSpec().verification = new io.ragsearch.operator.model.VerificationSpec();
         r.getSpec().verification.configMap = "checks";
         r.getSpec().verification.timeoutSeconds = timeoutSeconds;
         client.resource(r).create();
@@ -60,7 +61,7 @@ class VerificationPromotionTest extends MockOperatorTest {
         Deployment tuned = await().atMost(WAIT).until(() -> deployment(ns, "rules"),
                 x -> "4".equals(env(x, Environment.RERANK_CONCURRENCY)));
         assertNotEquals(configHash(first), configHash(tuned));
-        assertEquals(first.getMetadata().getAnnotations().get(Names.VERSION), tuned.getMetadata().getAnnotations().get(Names.VERSION));
+        assertEquals(first.getMetadata().getAnnotations().get(Labels.VERSION), tuned.getMetadata().getAnnotations().get(Labels.VERSION));
         MockCluster.readyPod(client, tuned, "rules-b", ip.replaceFirst("\\.1$", ".2"));
         RagSearch serving = await().atMost(WAIT).until(() -> get(ns, "rules"),
                 x -> condition(x, Conditions.VERIFIED) != null && condition(x, Conditions.READY) != null
@@ -87,7 +88,7 @@ class VerificationPromotionTest extends MockOperatorTest {
 
         Deployment candidate = await().atMost(WAIT).until(() -> candidate(ns), x -> x != null);
         assertEquals(1, candidate.getSpec().getReplicas());
-        assertEquals(Names.CANDIDATE_NAME, candidate.getSpec().getTemplate().getMetadata().getLabels().get(Names.LABEL_NAME));
+        assertEquals(Labels.CANDIDATE_NAME, candidate.getSpec().getTemplate().getMetadata().getLabels().get(Labels.LABEL_NAME));
         assertEquals("/etc/ragsearch-checks/checks.yaml", env(candidate, Environment.VERIFY_CHECKS));
         assertTrue(client.configMaps().inNamespace(ns).withName("rules-candidate-config").get().getData().get("config.yaml")
                 .contains("0.5"), "the candidate reads the new configuration");
@@ -107,14 +108,14 @@ class VerificationPromotionTest extends MockOperatorTest {
         String query = pods.verificationStarts.get("10.3.0.9").get(0);
         assertTrue(query.contains("baseline=http%3A%2F%2Frules." + ns + ".svc%3A8080%2Fmcp"), "the serving Service is the baseline: " + query);
         assertFalse(query.contains("baselineAdmin"), query);
-        assertEquals(Names.serviceHost("rules", ns) + ":8080", candidate.getSpec().getTemplate().getSpec().getContainers().stream()
+        assertEquals(ObjectNames.serviceHost("rules", ns) + ":8080", candidate.getSpec().getTemplate().getSpec().getContainers().stream()
                 .flatMap(c -> c.getEnv().stream()).filter(e -> e.getName().equals(Environment.VERIFY_BASELINES)).findFirst()
                 .orElseThrow().getValue(), "the candidate allows only that baseline");
         assertEquals(configHash(serving), configHash(deployment(ns, "rules")), "nothing rolls while the checks run");
 
         pods.verificationResult("10.3.0.9", PASSED);
         Deployment promoted = await().atMost(WAIT).until(() -> deployment(ns, "rules"), x -> !configHash(serving).equals(configHash(x)));
-        assertEquals(candidate.getMetadata().getAnnotations().get(Names.VERSION), promoted.getMetadata().getAnnotations().get(Names.VERSION));
+        assertEquals(candidate.getMetadata().getAnnotations().get(Labels.VERSION), promoted.getMetadata().getAnnotations().get(Labels.VERSION));
         assertTrue(client.configMaps().inNamespace(ns).withName("rules-config").get().getData().get("config.yaml").contains("0.5"));
         await().atMost(WAIT).until(() -> candidate(ns) == null);
         RagSearch done = await().atMost(WAIT).until(() -> get(ns, "rules"),
@@ -125,7 +126,7 @@ class VerificationPromotionTest extends MockOperatorTest {
     }
 
     @Test
-    void aFailingCandidateIsHeldBackAndNotTriedAgainUntilTheSpecChanges() throws Exception {
+    void aFailingCandidateIsHeldBackAndNotTriedAgainUntilTheSpecChanges() {
         String ns = "holdback";
         Deployment serving = running(ns, "10.4.0.1", null);
         changeGate(ns, 0.99);
@@ -140,25 +141,25 @@ class VerificationPromotionTest extends MockOperatorTest {
         assertEquals("VerificationFailed", verified.getReason());
         assertTrue(verified.getMessage().contains("annual-leave: expected handbook 제1조 in the top 5, got no supporting documents"),
                 verified.getMessage());
-        assertEquals(candidate.getMetadata().getAnnotations().get(Names.VERSION), held.getStatus().verification.heldBackVersion);
+        assertEquals(candidate.getMetadata().getAnnotations().get(Labels.VERSION), held.getStatus().verification.heldBackVersion);
         assertEquals(1, held.getStatus().verification.failed);
         await().atMost(WAIT).until(() -> candidate(ns) == null);
         await().atMost(WAIT).until(() -> !events(client, ns, "VerificationFailed").isEmpty());
         assertEquals(configHash(serving), configHash(deployment(ns, "rules")), "the running version keeps serving");
         assertFalse(client.configMaps().inNamespace(ns).withName("rules-config").get().getData().get("config.yaml").contains("0.99"));
 
-        // Reconciles go on (every 500 ms here): the held-back version is not tried again.
-        Thread.sleep(3000);
+        // A later reconcile (one that adds a disruption budget, outside the pod template) does not try it again.
+        RagSearch later = reconciledWithDisruptionBudget(ns);
         assertNull(candidate(ns));
         assertEquals(1, pods.verificationStarts.get("10.4.0.9").size());
         assertEquals(configHash(serving), configHash(deployment(ns, "rules")));
-        assertEquals("VerificationFailed", condition(get(ns, "rules"), Conditions.VERIFIED).getReason());
-        assertTrue(condition(get(ns, "rules"), Conditions.VERIFIED).getMessage().contains("annual-leave: "));
+        assertEquals("VerificationFailed", condition(later, Conditions.VERIFIED).getReason());
+        assertTrue(condition(later, Conditions.VERIFIED).getMessage().contains("annual-leave: "));
 
         // A later change is a new version: verified again.
         changeGate(ns, 0.4);
         Deployment again = await().atMost(WAIT).until(() -> candidate(ns), x -> x != null);
-        assertNotEquals(candidate.getMetadata().getAnnotations().get(Names.VERSION), again.getMetadata().getAnnotations().get(Names.VERSION));
+        assertNotEquals(candidate.getMetadata().getAnnotations().get(Labels.VERSION), again.getMetadata().getAnnotations().get(Labels.VERSION));
     }
 
     @Test
@@ -178,25 +179,30 @@ class VerificationPromotionTest extends MockOperatorTest {
     }
 
     @Test
-    void aChangeThatKeepsThePodTemplateNeedsNoVerification() throws Exception {
+    void aChangeThatKeepsThePodTemplateNeedsNoVerification() {
         String ns = "unchanged";
         Deployment serving = running(ns, "10.6.0.1", null);
-        RagSearch edit = get(ns, "rules");
-        edit.getSpec().podDisruptionBudget = new io.ragsearch.operator.model.DisruptionBudget();
-        edit.getSpec().podDisruptionBudget.minAvailable = 0;
-        client.resource(edit).update();
-        await().atMost(WAIT).until(() -> client.policy().v1().podDisruptionBudget().inNamespace(ns).withName("rules").get() != null);
-        Thread.sleep(1500);
+        RagSearch r = reconciledWithDisruptionBudget(ns);
         assertEquals(configHash(serving), configHash(deployment(ns, "rules")));
         assertNull(candidate(ns));
-        RagSearch r = get(ns, "rules");
         assertEquals("Serving", condition(r, Conditions.VERIFIED).getReason());
         assertNotNull(r.getStatus().verification);
         assertEquals(VerificationStatus.PROMOTED, r.getStatus().verification.state);
     }
 
+    /** Adds a disruption budget (outside the pod template) and waits for the reconcile that created it to write its status. */
+    private static RagSearch reconciledWithDisruptionBudget(String ns) {
+        RagSearch edit = get(ns, "rules");
+        edit.getSpec().podDisruptionBudget = new io.ragsearch.operator.model.DisruptionBudget();
+        edit.getSpec().podDisruptionBudget.minAvailable = 0;
+        long generation = client.resource(edit).update().getMetadata().getGeneration();
+        await().atMost(WAIT).until(() -> client.policy().v1().podDisruptionBudget().inNamespace(ns).withName("rules").get() != null);
+        return await().atMost(WAIT).until(() -> get(ns, "rules"),
+                x -> x.getStatus().observedGeneration != null && x.getStatus().observedGeneration >= generation);
+    }
+
     private static Deployment candidate(String ns) {
-        return deployment(ns, Names.candidate("rules"));
+        return deployment(ns, ObjectNames.candidate("rules"));
     }
 
     private static Condition condition(RagSearch r, String type) {
