@@ -161,6 +161,20 @@ class HelmInstallIT {
                 installSeconds, upgradeSeconds, uninstallSeconds);
     }
 
+    /** What the mock let through: a Role in a namespace that does not exist. The chart's README says so. */
+    @Test
+    void aNamespaceScopedInstallNeedsItsWatchedNamespacesToExist() {
+        String ns = plane.namespace("helm-scoped");
+        String missing = "absent-" + ns;
+        HelmCli.Result r = helm.tryRun("install", "scoped", CHART.toString(), "--namespace", ns,
+                "--set", "rbac.scope=namespace", "--set", "rbac.watchNamespaces[0]=" + missing);
+        assertFalse(r.ok(), r.out());
+        assertTrue(r.err().contains("namespaces \"" + missing + "\" not found"), r.err());
+        assertEquals(List.of("failed"), admin.secrets().inNamespace(ns).withLabels(Map.of("owner", "helm", "name", "scoped"))
+                .list().getItems().stream().map(x -> x.getMetadata().getLabels().get("status")).toList(), "Helm recorded the failure");
+        helm.run("uninstall", "scoped", "--namespace", ns);
+    }
+
     static void removeCrd() {
         var crds = admin.apiextensions().v1().customResourceDefinitions().withName(CRD);
         if (crds.get() != null) {
