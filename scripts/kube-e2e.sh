@@ -140,12 +140,15 @@ fi
 # this API server that runs the pods' containers from the images' file systems.
 start_kubelet() {
   local jar=operator-sim/target/ragsearch-operator-sim.jar
-  java -jar "$jar" kubelet --help >/dev/null 2>&1 \
+  # (a jar without the command may still answer --help with its own usage: look for the command's)
+  java -jar "$jar" kubelet --help 2>&1 | grep -q '^Usage: .*kubelet' \
     || fail "our kubelet is not in this checkout yet ($jar has no 'kubelet' command; issue 22 item 3)"
   setsid java -jar "$jar" kubelet --kubeconfig "$kubeconfig" --work-dir "$work/node" \
       --image "$root/search-server/target/image.tar" --image "$root/operator/target/image.tar" \
       >"$work/logs/kubelet.log" 2>&1 </dev/null &
   kubelet_pid=$!
+  sleep 3
+  kill -0 "$kubelet_pid" 2>/dev/null || { tail -20 "$work/logs/kubelet.log" >&2; fail "the kubelet stopped at once"; }
 }
 start_kubelet
 
