@@ -72,7 +72,7 @@ class VerificationEndToEndIT {
     static void start() throws Exception {
         MockCluster.quietMockServer();
         MockCluster.installCrd(client);
-        simulator = new PodSimulator(client, PodSimulator.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-verify")));
+        simulator = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-verify")));
         simulator.start();
         operator = new OperatorRuntime(client, new HttpCalibrationClient(),
                 new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), Names.ADMIN_PORT), Set.of());
