@@ -68,7 +68,9 @@ final class ContainerLauncher {
             // Into the cgroup before the JVM starts: it sizes its heap from the limit it finds there.
             outer.append("echo $$ > ").append(q(cgroup.procs().toString())).append('\n');
         }
-        outer.append("exec unshare --mount --propagation private /bin/sh ").append(q(innerScript.toString())).append('\n');
+        // The pod's process dies with the agent, however the agent ends (kept across the execs below,
+        // cleared only where the image's user differs: then the agent's shutdown hook stops it).
+        outer.append("exec setpriv --pdeathsig KILL unshare --mount --propagation private /bin/sh ").append(q(innerScript.toString())).append('\n');
         Path outerScript = podDir.resolve(c.getName() + "-launch.sh");
         Files.writeString(outerScript, outer.toString());
 

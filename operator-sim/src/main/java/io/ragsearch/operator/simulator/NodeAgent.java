@@ -78,6 +78,8 @@ public final class NodeAgent implements AutoCloseable {
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(daemon("node-sync"));
     /** Pod uid → the pod running here. */
     private final Map<String, SimPod> pods = new ConcurrentHashMap<>();
+    /** Stops the pods' processes if the JVM ends without {@link #close()} (a test that failed badly, Ctrl-C). */
+    private final Thread shutdownHook = new Thread(this::killAll, "node-agent-down");
 
     public NodeAgent(KubernetesClient client, Settings settings, String node) {
         if (!Files.isRegularFile(settings.serverJar())) {
@@ -110,6 +112,7 @@ public final class NodeAgent implements AutoCloseable {
         }
         this.runtime = runtime;
         LOG.info("node {}: pods run from the {}", node, runtime);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             this.serviceNames = new ServiceNames(settings.workDir().resolve("cluster-dns").resolve("hosts"));
             Path jar = rootfs == null ? imageOfJar(settings.serverJar(), settings.workDir().resolve("image")) : null;
@@ -307,9 +310,13 @@ public final class NodeAgent implements AutoCloseable {
     /** Stops every process it started and removes what it created; the Node object stays, as a kubelet leaves it. */
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook runs anyway
+        }
         loop.shutdownNow();
-        List<SimPod> all = List.copyOf(pods.values());
-        all.parallelStream().forEach(SimPod::kill);
+        List<SimPod> all = killAll();
         terminations.shutdownNow();
         scheduler.shutdownNow();
         try {
@@ -320,6 +327,12 @@ public final class NodeAgent implements AutoCloseable {
         all.forEach(SimPod::kill); // pods a termination thread had not finished
         cgroups.close();
         mountPoints.close();
+    }
+
+    private List<SimPod> killAll() {
+        List<SimPod> all = List.copyOf(pods.values());
+        all.parallelStream().forEach(SimPod::kill);
+        return all;
     }
 
     /** chroot into another file system as another user needs root and coreutils' chroot. */
