@@ -21,8 +21,10 @@ Corpus layout (read only):
   project handbook-en -> /work/main/examples/corpus/en/<document>.md
   project agency      -> eval/corpora/agency-ko/<document>.md (next to this script)
   project policies-en -> eval/corpora/policies-en/<document>.md (next to this script)
+  project benefits-en -> eval/corpora/benefits-en/<document>.md (next to this script)
+  project handbook-ko -> eval/corpora/handbook-ko/<document>.md (next to this script)
 
-Korean articles are headed '##### 제N조 (제목)' or '##### 제N조의M (제목)';
+Korean articles (statutes, handbook-ko) are headed '##### 제N조 (제목)' or '##### 제N조의M (제목)';
 the addenda ('## 부칙' and everything after it) are ignored.  English
 documents use '### Article N (Title)' headings (label 'Article N') or plain
 Markdown headings (label = heading text).  The agency rule books are plain
@@ -49,15 +51,20 @@ CORPORA = {
     "handbook-en": "/work/main/examples/corpus/en",
     "agency": os.path.join(HERE, "corpora", "agency-ko"),
     "policies-en": os.path.join(HERE, "corpora", "policies-en"),
+    "benefits-en": os.path.join(HERE, "corpora", "benefits-en"),
+    "handbook-ko": os.path.join(HERE, "corpora", "handbook-ko"),
 }
+# projects whose Markdown documents head articles '##### 제N조 (제목)'
+KO_HEADED = {"statutes", "handbook-ko"}
 KIND_PREFIX = {"keyword": "kw", "paraphrase": "pa", "detail": "de", "typo": "ty",
                "spacing": "sp", "mixed": "mx", "unanswerable": "un"}
 # Held-out sets whose expected articles must not be targeted by any other set of the
 # same project (and whose queries must not appear in another set).
-DISJOINT_SETS = {"ko-statutes-holdout2", "handbook-en-holdout", "policies-en-holdout"}
+DISJOINT_SETS = {"ko-statutes-holdout2", "handbook-en-holdout", "policies-en-holdout",
+                 "benefits-en-holdout", "handbook-ko-holdout"}
 BASE_KINDS = ("keyword", "paraphrase", "detail", "unanswerable")
 # projects whose every document should be used by a set; dev/holdout pairs checked for overlap
-ALL_DOCS_PROJECTS = {"statutes", "agency"}
+ALL_DOCS_PROJECTS = {"statutes", "agency", "benefits-en", "handbook-ko"}
 # (dev set, held-out set, whether an article expected by both is a problem)
 DEV_HOLDOUT_PAIRS = [("ko-statutes-dev", "ko-statutes-holdout", False),
                      ("agency-ko-dev", "agency-ko-holdout", True)]
@@ -86,7 +93,7 @@ def parse_document(path, project):
             if line.strip() == "---":
                 in_front_matter = False
             continue
-        if project == "statutes":
+        if project in KO_HEADED:
             if line.startswith("## 부칙"):
                 break
             m = KO_HEAD.match(line)

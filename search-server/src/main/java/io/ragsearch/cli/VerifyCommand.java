@@ -1,12 +1,12 @@
 package io.ragsearch.cli;
 
 import io.ragsearch.mcpclient.McpToolClient;
-import io.ragsearch.verify.ChecksFile;
-import io.ragsearch.verify.Target;
-import io.ragsearch.verify.Verifier;
-import io.ragsearch.verify.VerifyException;
-import io.ragsearch.verify.VerifyReport;
-import io.ragsearch.verify.VerifyText;
+import io.ragsearch.verification.ChecksFile;
+import io.ragsearch.verification.Target;
+import io.ragsearch.verification.Verifier;
+import io.ragsearch.verification.VerifyException;
+import io.ragsearch.verification.VerifyReport;
+import io.ragsearch.verification.VerifyText;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -75,7 +75,7 @@ final class VerifyCommand implements Callable<Integer> {
         }
         if (saveSchemas != null) {
             try (McpToolClient client = new McpToolClient(url, token, timeout)) {
-                io.ragsearch.verify.SchemasFile.write(client.tools(), saveSchemas);
+                io.ragsearch.verification.SchemasFile.write(client.tools(), saveSchemas);
             }
             if (!json) {
                 System.out.println("wrote " + saveSchemas);

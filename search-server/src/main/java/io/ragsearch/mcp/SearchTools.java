@@ -13,7 +13,7 @@ import io.ragsearch.metrics.Metrics;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Document;
 import io.ragsearch.search.InvalidRequestException;
-import io.ragsearch.search.Names;
+import io.ragsearch.search.MessageText;
 import io.ragsearch.search.NotFoundException;
 import io.ragsearch.search.Project;
 import io.ragsearch.search.ProjectCatalog;
@@ -173,8 +173,8 @@ public final class SearchTools {
             Document doc = project.document(requiredString(args, "document"));
             String label = requiredString(args, "article");
             Article article = doc.article(label).orElseThrow(() -> new NotFoundException(
-                    "unknown article " + Names.quoted(label) + " in document '" + doc.id() + "'; articles: "
-                            + Names.listed(doc.articles().stream().map(Article::label).toList())));
+                    "unknown article " + MessageText.quoted(label) + " in document '" + doc.id() + "'; articles: "
+                            + MessageText.listed(doc.articles().stream().map(Article::label).toList())));
             ArticleText body = new ArticleText(project.name(), doc.id(), cap(doc.title()), article.label(), cap(article.title()),
                     article.deleted(), article.body());
             String heading = body.documentTitle() + " " + article.label() + (body.title().isEmpty() ? "" : " (" + body.title() + ")");

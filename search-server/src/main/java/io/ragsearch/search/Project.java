@@ -31,7 +31,7 @@ public record Project(String name, String description, Corpus corpus, ProjectInd
 
     public Document document(String id) {
         return corpus.document(id).orElseThrow(() -> new NotFoundException(
-                "unknown document " + Names.quoted(id) + " in project '" + name + "'; documents: "
-                        + Names.listed(corpus.documents().stream().map(Document::id).toList())));
+                "unknown document " + MessageText.quoted(id) + " in project '" + name + "'; documents: "
+                        + MessageText.listed(corpus.documents().stream().map(Document::id).toList())));
     }
 }

@@ -29,7 +29,7 @@ public final class ProjectCatalog {
     public Project get(String name) {
         Project p = projects.get(name);
         if (p == null) {
-            throw new NotFoundException("unknown project " + Names.quoted(name) + "; projects: " + Names.listed(List.copyOf(projects.keySet())));
+            throw new NotFoundException("unknown project " + MessageText.quoted(name) + "; projects: " + MessageText.listed(List.copyOf(projects.keySet())));
         }
         return p;
     }

@@ -5,7 +5,7 @@ import io.ragsearch.contract.Environment;
 import io.ragsearch.contract.json.JsonWriter;
 import io.ragsearch.contract.verification.VerificationJson;
 import io.ragsearch.verification.VerificationRuns;
-import io.ragsearch.verify.VerifyException;
+import io.ragsearch.verification.VerifyException;
 import java.util.Map;
 
 /** The admin listener's /verification answers, from the server's verification runs. */

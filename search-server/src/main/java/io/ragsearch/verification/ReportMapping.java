@@ -1,9 +1,6 @@
 package io.ragsearch.verification;
 
 import io.ragsearch.contract.verification.Verification;
-import io.ragsearch.verify.CheckResult;
-import io.ragsearch.verify.Outcome;
-import io.ragsearch.verify.VerifyReport;
 
 /** The verify runner's report in the contract's form, the one the operator reads. */
 final class ReportMapping {

@@ -1,10 +1,6 @@
 package io.ragsearch.verification;
 
 import io.ragsearch.contract.verification.Verification;
-import io.ragsearch.verify.ChecksFile;
-import io.ragsearch.verify.Target;
-import io.ragsearch.verify.Verifier;
-import io.ragsearch.verify.VerifyException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;

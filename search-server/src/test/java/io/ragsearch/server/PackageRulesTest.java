@@ -43,12 +43,11 @@ class PackageRulesTest {
             Map.entry("mcp", Set.of("contract", "corpus", "index", "metrics", "rerank", "search")),
             Map.entry("mcpclient", Set.of()),
             Map.entry("eval", Set.of("corpus", "index", "mcpclient", "search")),
-            Map.entry("verify", Set.of("eval", "mcpclient")),
-            Map.entry("verification", Set.of("contract", "verify")),
+            Map.entry("verification", Set.of("contract", "eval", "mcpclient")),
             Map.entry("server", Set.of("admin", "calibrate", "config", "contract", "corpus", "embed", "index", "mcp", "metrics",
-                    "refresh", "rerank", "search", "store", "verification", "verify")),
+                    "refresh", "rerank", "search", "store", "verification")),
             Map.entry("cli", Set.of("calibrate", "config", "contract", "corpus", "embed", "eval", "fetch", "index", "mcp", "mcpclient", "rerank",
-                    "search", "server", "store", "verify")));
+                    "search", "server", "store", "verification")));
 
     private static final Pattern REFERENCE = Pattern.compile("io/ragsearch/([a-z]+)/");
     private static Map<String, Set<String>> uses;

@@ -9,10 +9,11 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
-import io.ragsearch.operator.calibration.HttpCalibrationClient;
+import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
+import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
 import io.ragsearch.operator.reconcile.RagSearchReconciler;
 import io.ragsearch.operator.simulator.NodeAgent;
@@ -76,8 +77,8 @@ public final class Playground implements AutoCloseable {
         installCrd();
         NodeAgent.Settings sim = NodeAgent.Settings.of(options.serverJar(), options.workDir());
         simulator = new PodSimulator(client, options.serverImage() == null ? sim : sim.withServerImage(options.serverImage()));
-        operator = new OperatorRuntime(client, new HttpCalibrationClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(2), Duration.ofSeconds(60), Names.ADMIN_PORT), Set.of());
+        operator = new OperatorRuntime(client, new HttpPodAdminClient(),
+                new RagSearchReconciler.Settings(Duration.ofSeconds(2), Duration.ofSeconds(60), PodLayout.ADMIN_PORT), Set.of());
     }
 
     public void start() throws IOException {
@@ -192,10 +193,10 @@ public final class Playground implements AutoCloseable {
                 out.println(time() + " event " + e.getType() + " " + e.getReason() + ": " + e.getMessage());
             }
         }
-        var pods = client.pods().inNamespace(ns).withLabel(Names.LABEL_INSTANCE, r.getMetadata().getName()).list().getItems();
+        var pods = client.pods().inNamespace(ns).withLabel(Labels.LABEL_INSTANCE, r.getMetadata().getName()).list().getItems();
         List<String> ready = ReadyEndpoints.of(client, ns, r.getMetadata().getName());
         String view = StatusView.render(r, pods) + "  MCP here: " + (ready.isEmpty() ? "no ready pod yet"
-                : String.join(", ", ready.stream().map(ip -> "http://" + ip + ":" + Names.MCP_PORT + "/mcp").toList())) + "\n";
+                : String.join(", ", ready.stream().map(ip -> "http://" + ip + ":" + PodLayout.MCP_PORT + "/mcp").toList())) + "\n";
         if (!view.equals(lastView)) {
             lastView = view;
             out.print(time() + " " + view);

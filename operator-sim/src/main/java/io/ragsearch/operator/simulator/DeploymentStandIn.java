@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.ragsearch.operator.naming.ConfigHash;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -131,8 +131,8 @@ final class DeploymentStandIn {
     static String templateHash(Deployment d) {
         Map<String, String> annotations = d.getSpec().getTemplate().getMetadata() == null ? null
                 : d.getSpec().getTemplate().getMetadata().getAnnotations();
-        if (annotations != null && annotations.get(Names.CONFIG_HASH) != null) {
-            return annotations.get(Names.CONFIG_HASH);
+        if (annotations != null && annotations.get(Labels.CONFIG_HASH) != null) {
+            return annotations.get(Labels.CONFIG_HASH);
         }
         return ConfigHash.of(Serialization.asJson(d.getSpec().getTemplate()));
     }

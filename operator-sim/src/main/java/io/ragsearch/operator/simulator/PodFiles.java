@@ -1,5 +1,7 @@
 package io.ragsearch.operator.simulator;
 
+import io.ragsearch.operator.naming.PodLayout;
+
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -62,7 +64,7 @@ final class PodFiles {
                 }
                 if (cm.getData() != null) {
                     for (var e : cm.getData().entrySet()) {
-                        String value = e.getKey().equals(io.ragsearch.operator.naming.Names.CONFIG_FILE) ? asInAPod(e.getValue()) : e.getValue();
+                        String value = e.getKey().equals(PodLayout.CONFIG_FILE) ? asInAPod(e.getValue()) : e.getValue();
                         Files.writeString(dir.resolve(e.getKey()), value, StandardCharsets.UTF_8);
                     }
                 }

@@ -2,7 +2,7 @@ package io.ragsearch.operator.simulator;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
 import io.ragsearch.operator.reconcile.RolloutPods;
 
 import java.util.List;
@@ -16,7 +16,7 @@ public final class ReadyEndpoints {
     }
 
     public static List<String> of(KubernetesClient client, String namespace, String instance) {
-        return client.pods().inNamespace(namespace).withLabels(Names.selector(instance)).list().getItems().stream()
+        return client.pods().inNamespace(namespace).withLabels(Labels.selector(instance)).list().getItems().stream()
                 .filter(RolloutPods::ready)
                 .map(Pod::getStatus).map(s -> s.getPodIP())
                 .sorted().toList();

@@ -41,7 +41,7 @@ class DeletionWithoutOperatorTest {
         RagSearch legacy = MockCluster.ragSearch(client, ns, "rules", "1500Mi", "2");
         legacy.getMetadata().setFinalizers(new java.util.ArrayList<>(List.of(RagSearchReconciler.LEGACY_FINALIZER)));
         client.resource(legacy).create();
-        FakeCalibrationEndpoints pods = new FakeCalibrationEndpoints();
+        FakePodAdminEndpoints pods = new FakePodAdminEndpoints();
         Deployment running;
         try (OperatorRuntime operator = MockCluster.startOperator(client, pods)) {
             running = await().atMost(WAIT).until(() -> MockCluster.deployment(client, ns, "rules"), d -> d != null);

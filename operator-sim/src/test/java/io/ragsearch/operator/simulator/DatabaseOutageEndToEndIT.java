@@ -4,10 +4,10 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.ragsearch.operator.calibration.HttpCalibrationClient;
+import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.MockCluster;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
@@ -75,8 +75,8 @@ class DatabaseOutageEndToEndIT {
                 Files.createTempDirectory("ragsearch-outage")));
         simulator.start();
         // Settled reconciles every 3 s here (5 min by default), so the outage's start shows within the test.
-        operator = new OperatorRuntime(client, new HttpCalibrationClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(3), Names.ADMIN_PORT), Set.of());
+        operator = new OperatorRuntime(client, new HttpPodAdminClient(),
+                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(3), PodLayout.ADMIN_PORT), Set.of());
         operator.start();
         traffic = new SearchTraffic(client, NS, NAME);
     }

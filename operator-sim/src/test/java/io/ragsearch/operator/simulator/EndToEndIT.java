@@ -8,11 +8,12 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.ragsearch.contract.budget.RerankBudget;
 import io.ragsearch.contract.calibration.Calibration;
-import io.ragsearch.operator.calibration.HttpCalibrationClient;
+import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
+import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.MockCluster;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
@@ -65,8 +66,8 @@ class EndToEndIT {
         MockCluster.installCrd(client);
         simulator = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-e2e")));
         simulator.start();
-        operator = new OperatorRuntime(client, new HttpCalibrationClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), Names.ADMIN_PORT), Set.of());
+        operator = new OperatorRuntime(client, new HttpPodAdminClient(),
+                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of());
         operator.start();
         traffic = new SearchTraffic(client, NS, NAME);
         note("memory limits: " + simulator.memoryLimits());
@@ -136,7 +137,7 @@ class EndToEndIT {
         }
         // The numbers come from a pod's own /calibration.
         String ip = ReadyEndpoints.of(client, NS, NAME).get(0);
-        Calibration own = new HttpCalibrationClient().fetch(ip, Names.ADMIN_PORT).orElseThrow();
+        Calibration own = new HttpPodAdminClient().calibration(ip, PodLayout.ADMIN_PORT).orElseThrow();
         assertEquals(m.rerankerDigest, own.rerankerDigest());
         // The most conservative of the pods' measurements is kept: it allows no more than this pod's own
         // (and, where both allow the same, costs at least as much), whichever of its two numbers is larger.
@@ -251,8 +252,8 @@ class EndToEndIT {
             return false;
         }
         String hash = configHash(d);
-        List<Pod> pods = client.pods().inNamespace(NS).withLabel(Names.LABEL_INSTANCE, NAME).list().getItems();
-        return !pods.isEmpty() && pods.stream().allMatch(p -> hash.equals(p.getMetadata().getLabels().get(Names.CONFIG_HASH)));
+        List<Pod> pods = client.pods().inNamespace(NS).withLabel(Labels.LABEL_INSTANCE, NAME).list().getItems();
+        return !pods.isEmpty() && pods.stream().allMatch(p -> hash.equals(p.getMetadata().getLabels().get(Labels.CONFIG_HASH)));
     }
 
     static RagSearch get() {

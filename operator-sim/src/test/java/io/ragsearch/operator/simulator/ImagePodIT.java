@@ -4,10 +4,10 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.ragsearch.operator.calibration.HttpCalibrationClient;
+import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.MockCluster;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
@@ -53,8 +53,8 @@ class ImagePodIT {
         simulator = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(),
                 Files.createTempDirectory("ragsearch-image-pods")).withServerImage(IMAGE));
         simulator.start();
-        operator = new OperatorRuntime(client, new HttpCalibrationClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), Names.ADMIN_PORT), Set.of());
+        operator = new OperatorRuntime(client, new HttpPodAdminClient(),
+                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of());
         operator.start();
         traffic = new SearchTraffic(client, NS, "handbook");
     }

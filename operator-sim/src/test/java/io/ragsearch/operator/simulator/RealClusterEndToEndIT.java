@@ -18,11 +18,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.ragsearch.operator.calibration.HttpCalibrationClient;
+import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
+import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.real.ControlPlane;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.LeaderElection;
@@ -124,8 +125,8 @@ class RealClusterEndToEndIT {
         config.setImpersonateUsername("system:serviceaccount:" + ops + ":" + SERVICE_ACCOUNT);
         config.setImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + ops, "system:authenticated");
         KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-        OperatorRuntime operator = new OperatorRuntime(client, new HttpCalibrationClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), Names.ADMIN_PORT), Set.of(),
+        OperatorRuntime operator = new OperatorRuntime(client, new HttpPodAdminClient(),
+                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of(),
                 new LeaderElection(LeaderElection.DEFAULT_LEASE, ops, identity, Duration.ofSeconds(15),
                         Duration.ofSeconds(10), Duration.ofSeconds(2), false),
                 OperatorRuntime.Apply.SERVER_SIDE);
@@ -177,7 +178,7 @@ class RealClusterEndToEndIT {
                 example.getSpec().replicas, since(t0));
 
         // the real controllers made the ReplicaSet and the pods; our node ran them
-        List<Pod> pods = admin.pods().inNamespace(ns).withLabel(Names.LABEL_INSTANCE, NAME).list().getItems();
+        List<Pod> pods = admin.pods().inNamespace(ns).withLabel(Labels.LABEL_INSTANCE, NAME).list().getItems();
         assertEquals(example.getSpec().replicas, pods.size());
         for (Pod p : pods) {
             assertEquals(NodeAgent.DEFAULT_NODE, p.getSpec().getNodeName(), "bound through the binding subresource");
@@ -345,13 +346,13 @@ class RealClusterEndToEndIT {
 
     static boolean currentPodsOnly() {
         String hash = configHash();
-        List<Pod> pods = admin.pods().inNamespace(ns).withLabel(Names.LABEL_INSTANCE, NAME).list().getItems();
-        return !pods.isEmpty() && pods.stream().allMatch(p -> hash.equals(p.getMetadata().getLabels().get(Names.CONFIG_HASH)));
+        List<Pod> pods = admin.pods().inNamespace(ns).withLabel(Labels.LABEL_INSTANCE, NAME).list().getItems();
+        return !pods.isEmpty() && pods.stream().allMatch(p -> hash.equals(p.getMetadata().getLabels().get(Labels.CONFIG_HASH)));
     }
 
     static String configHash() {
         Deployment d = admin.apps().deployments().inNamespace(ns).withName(NAME).get();
-        return d.getSpec().getTemplate().getMetadata().getAnnotations().get(Names.CONFIG_HASH);
+        return d.getSpec().getTemplate().getMetadata().getAnnotations().get(Labels.CONFIG_HASH);
     }
 
     static Lease lease() {

@@ -12,11 +12,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.ragsearch.operator.calibration.HttpCalibrationClient;
+import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.VerificationStatus;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
+import io.ragsearch.operator.naming.ObjectNames;
+import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.MockCluster;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
@@ -74,8 +76,8 @@ class VerificationEndToEndIT {
         MockCluster.installCrd(client);
         simulator = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-verify")));
         simulator.start();
-        operator = new OperatorRuntime(client, new HttpCalibrationClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), Names.ADMIN_PORT), Set.of());
+        operator = new OperatorRuntime(client, new HttpPodAdminClient(),
+                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of());
         operator.start();
         traffic = new SearchTraffic(client, NS, NAME);
     }
@@ -173,7 +175,7 @@ class VerificationEndToEndIT {
         assertEquals(List.of(), watch.missing, "the old pods never stop");
         assertEquals(servingBefore, servingPods());
         assertEquals(hashBefore, MockCluster.configHash(deployment()));
-        assertTrue(client.pods().inNamespace(NS).withLabels(Names.selector(NAME)).list().getItems().stream()
+        assertTrue(client.pods().inNamespace(NS).withLabels(Labels.selector(NAME)).list().getItems().stream()
                 .allMatch(p -> p.getSpec().getVolumes().stream().noneMatch(vol -> vol.getConfigMap() != null
                         && "handbook-docs-partial".equals(vol.getConfigMap().getName()))), "no serving pod mounts the partial corpus");
         assertTrue(client.v1().events().inNamespace(NS).list().getItems().stream()
@@ -213,7 +215,7 @@ class VerificationEndToEndIT {
         assertEquals("True", condition(promoted, Conditions.VERIFIED).getStatus());
         assertEquals(6, v.passed);
         assertEquals(failedBefore, traffic.failed.get(), String.valueOf(traffic.failures));
-        assertTrue(client.configMaps().inNamespace(NS).withName(Names.configMap(NAME)).get().getData().get(Names.CONFIG_FILE)
+        assertTrue(client.configMaps().inNamespace(NS).withName(ObjectNames.configMap(NAME)).get().getData().get(PodLayout.CONFIG_FILE)
                 .contains("IT security"));
         assertTrue(client.v1().events().inNamespace(NS).list().getItems().stream().anyMatch(e -> e.getReason().equals("Promoted")));
     }
@@ -251,7 +253,7 @@ class VerificationEndToEndIT {
 
     /** Names of the ready pods the Service selects. */
     static List<String> servingPods() {
-        return client.pods().inNamespace(NS).withLabels(Names.selector(NAME)).list().getItems().stream()
+        return client.pods().inNamespace(NS).withLabels(Labels.selector(NAME)).list().getItems().stream()
                 .filter(io.ragsearch.operator.reconcile.RolloutPods::ready).map(p -> p.getMetadata().getName()).sorted().toList();
     }
 
@@ -261,8 +263,8 @@ class VerificationEndToEndIT {
             return false;
         }
         String hash = MockCluster.configHash(d);
-        List<Pod> pods = client.pods().inNamespace(NS).withLabels(Names.selector(NAME)).list().getItems();
-        return !pods.isEmpty() && pods.stream().allMatch(p -> hash.equals(p.getMetadata().getLabels().get(Names.CONFIG_HASH)));
+        List<Pod> pods = client.pods().inNamespace(NS).withLabels(Labels.selector(NAME)).list().getItems();
+        return !pods.isEmpty() && pods.stream().allMatch(p -> hash.equals(p.getMetadata().getLabels().get(Labels.CONFIG_HASH)));
     }
 
     static io.fabric8.kubernetes.api.model.Condition condition(RagSearch r, String type) {
@@ -270,7 +272,7 @@ class VerificationEndToEndIT {
     }
 
     static Deployment candidate() {
-        return client.apps().deployments().inNamespace(NS).withName(Names.candidate(NAME)).get();
+        return client.apps().deployments().inNamespace(NS).withName(ObjectNames.candidate(NAME)).get();
     }
 
     static Deployment deployment() {

@@ -3,7 +3,7 @@ package io.ragsearch.operator.cli;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.ragsearch.operator.calibration.HttpCalibrationClient;
+import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.reconcile.LeaderElection;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
 import io.ragsearch.operator.reconcile.RagSearchReconciler;
@@ -72,9 +72,9 @@ public final class RunCommand implements Runnable {
                 .map(String::strip).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
         KubernetesClient client = new KubernetesClientBuilder().build();
         checkReachable(client);
-        io.ragsearch.operator.dependent.AdminAccess admin = new io.ragsearch.operator.dependent.AdminAccess(
+        io.ragsearch.operator.manifest.AdminAccess admin = new io.ragsearch.operator.manifest.AdminAccess(
                 blankToNull(operatorNamespace), blankToNull(scrapeNamespace), scrapePodLabels);
-        OperatorRuntime operator = new OperatorRuntime(client, new HttpCalibrationClient(),
+        OperatorRuntime operator = new OperatorRuntime(client, new HttpPodAdminClient(),
                 RagSearchReconciler.Settings.defaults().withAdminAccess(admin), watched, leaderElection ? LeaderElection.inCluster(
                 leaseNamespace, identity == null || identity.isBlank() ? hostName() : identity) : null,
                 serverSideApply ? OperatorRuntime.Apply.SERVER_SIDE : OperatorRuntime.Apply.PLAIN);

@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.ragsearch.operator.model.Bounds;
+import io.ragsearch.operator.model.SchemaBounds;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -59,12 +59,12 @@ public final class CrdFinisher {
 
             property(spec, "rerank", "concurrency").setMaxLength(8L);
             JSONSchemaProps network = spec.getProperties().get("networkPolicy");
-            boundMap(network.getProperties().get("clientPodLabels"), Bounds.LABEL_VALUE);
-            boundMap(network.getProperties().get("clientNamespaceLabels"), Bounds.LABEL_VALUE);
+            boundMap(network.getProperties().get("clientPodLabels"), SchemaBounds.LABEL_VALUE);
+            boundMap(network.getProperties().get("clientNamespaceLabels"), SchemaBounds.LABEL_VALUE);
             JSONSchemaProps pod = spec.getProperties().get("pod");
-            boundMap(pod.getProperties().get("nodeSelector"), Bounds.LABEL_VALUE);
-            boundMap(pod.getProperties().get("labels"), Bounds.LABEL_VALUE);
-            boundMap(pod.getProperties().get("annotations"), Bounds.ANNOTATION_VALUE);
+            boundMap(pod.getProperties().get("nodeSelector"), SchemaBounds.LABEL_VALUE);
+            boundMap(pod.getProperties().get("labels"), SchemaBounds.LABEL_VALUE);
+            boundMap(pod.getProperties().get("annotations"), SchemaBounds.ANNOTATION_VALUE);
             for (String embedded : EMBEDDED) {
                 boundEverything(pod.getProperties().get(embedded));
             }
@@ -86,7 +86,7 @@ public final class CrdFinisher {
     }
 
     private static void boundMap(JSONSchemaProps map, long valueLength) {
-        map.setMaxProperties((long) Bounds.MAP_ENTRIES);
+        map.setMaxProperties((long) SchemaBounds.MAP_ENTRIES);
         map.getAdditionalProperties().getSchema().setMaxLength(valueLength);
     }
 
@@ -103,13 +103,13 @@ public final class CrdFinisher {
         }
         if ("array".equals(node.getType())) {
             if (node.getMaxItems() == null) {
-                node.setMaxItems((long) Bounds.POD_LIST);
+                node.setMaxItems((long) SchemaBounds.POD_LIST);
             }
             boundEverything(node.getItems().getSchema());
         }
         if (node.getAdditionalProperties() != null && node.getAdditionalProperties().getSchema() != null) {
             if (node.getMaxProperties() == null) {
-                node.setMaxProperties((long) Bounds.MAP_ENTRIES);
+                node.setMaxProperties((long) SchemaBounds.MAP_ENTRIES);
             }
             boundEverything(node.getAdditionalProperties().getSchema());
         }

@@ -1,5 +1,6 @@
 package io.ragsearch.operator.dependent;
 
+import io.ragsearch.operator.manifest.Manifests;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.ragsearch.operator.model.RagSearch;
 

@@ -8,7 +8,7 @@ import io.fabric8.generator.annotation.Min;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DisruptionBudget {
     @Min(0)
-    @Max(Bounds.REPLICAS)
+    @Max(SchemaBounds.REPLICAS)
     @JsonPropertyDescription("Pods that must stay up during voluntary disruptions (default 1).")
     public Integer minAvailable;
 }

@@ -1,5 +1,6 @@
 package io.ragsearch.operator.model;
 
+import io.ragsearch.contract.settings.Bounds;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
@@ -15,7 +16,7 @@ import io.ragsearch.contract.BuiltinModels;
         message = "set exactly one of builtin, pvc, url")
 @ValidationRule(value = "!has(self.url) || has(self.sha256)", message = "a url needs its sha256")
 public class ModelSource {
-    @Size(max = Bounds.NAME)
+    @Size(max = Bounds.PROJECT_NAME_MAX_LENGTH)
     @JsonPropertyDescription("A model shipped in the server image: " + BuiltinModels.EMBEDDING_E5 + " (embedding, Korean and English; the default), "
             + BuiltinModels.EMBEDDING_MINILM + " (embedding, English only), "
             + BuiltinModels.RERANK_STAND_IN + " (reranker cost stand-in).")
@@ -25,7 +26,7 @@ public class ModelSource {
     public PvcModel pvc;
 
     @Pattern("^https?://.+")
-    @Size(max = Bounds.URL)
+    @Size(max = SchemaBounds.URL)
     @JsonPropertyDescription("A .zip archive of model.onnx + tokenizer.json, fetched and checked by an init container (ragsearch fetch).")
     public String url;
 

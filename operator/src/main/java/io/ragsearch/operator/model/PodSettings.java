@@ -22,24 +22,24 @@ public class PodSettings {
     @JsonPropertyDescription("Node labels the pods must be scheduled on.")
     public Map<String, String> nodeSelector;
 
-    @Size(max = Bounds.POD_LIST)
+    @Size(max = SchemaBounds.POD_LIST)
     @JsonPropertyDescription("Tolerations of the pods (e.g. for dedicated nodes).")
     public List<Toleration> tolerations;
 
     @JsonPropertyDescription("Node and pod (anti-)affinity of the pods.")
     public Affinity affinity;
 
-    @Size(max = Bounds.POD_LIST)
+    @Size(max = SchemaBounds.POD_LIST)
     @JsonPropertyDescription("Topology spread of the pods. Absent with replicas > 1: spread across nodes "
             + "(kubernetes.io/hostname, maxSkew 1, ScheduleAnyway).")
     public List<TopologySpreadConstraint> topologySpreadConstraints;
 
-    @Size(max = Bounds.OBJECT_NAME)
+    @Size(max = SchemaBounds.OBJECT_NAME)
     @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
     @JsonPropertyDescription("PriorityClass of the pods.")
     public String priorityClassName;
 
-    @Size(max = Bounds.POD_LIST)
+    @Size(max = SchemaBounds.POD_LIST)
     @JsonPropertyDescription("Secrets used to pull the image (and the init container's).")
     public List<LocalObjectReference> imagePullSecrets;
 

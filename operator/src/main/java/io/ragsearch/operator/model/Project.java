@@ -1,5 +1,6 @@
 package io.ragsearch.operator.model;
 
+import io.ragsearch.contract.settings.Bounds;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
@@ -10,11 +11,11 @@ import io.fabric8.generator.annotation.Size;
 public class Project {
     @Required
     @Pattern(Bounds.PROJECT_NAME_REGEX)
-    @Size(max = Bounds.NAME)
+    @Size(max = Bounds.PROJECT_NAME_MAX_LENGTH)
     @JsonPropertyDescription("Name agents pass to the search tools.")
     public String name;
 
-    @Size(max = Bounds.DESCRIPTION)
+    @Size(max = SchemaBounds.DESCRIPTION)
     @JsonPropertyDescription("What the collection holds; agents read it in list_projects.")
     public String description;
 

@@ -13,7 +13,7 @@ public class ProjectSource {
     @JsonPropertyDescription("Read the project from spec.database (needs spec.database).")
     public Boolean database;
 
-    @Size(max = Bounds.OBJECT_NAME)
+    @Size(max = SchemaBounds.OBJECT_NAME)
     @JsonPropertyDescription("ConfigMap whose keys are Markdown/text files (small corpora; 1 MiB per ConfigMap).")
     public String configMap;
 }

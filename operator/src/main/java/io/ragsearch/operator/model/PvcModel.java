@@ -8,11 +8,11 @@ import io.fabric8.generator.annotation.Size;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PvcModel {
     @Required
-    @Size(max = Bounds.OBJECT_NAME)
+    @Size(max = SchemaBounds.OBJECT_NAME)
     @JsonPropertyDescription("PersistentVolumeClaim name in the RagSearch's namespace.")
     public String claimName;
 
-    @Size(max = Bounds.PATH)
+    @Size(max = SchemaBounds.PATH)
     @JsonPropertyDescription("Directory inside the volume (default: its root).")
     public String path;
 }

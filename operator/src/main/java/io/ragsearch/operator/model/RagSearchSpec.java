@@ -16,12 +16,12 @@ import java.util.List;
 public class RagSearchSpec {
 
     @Required
-    @Size(max = Bounds.IMAGE)
+    @Size(max = SchemaBounds.IMAGE)
     @JsonPropertyDescription("Search server image; its entrypoint runs the ragsearch-server jar.")
     public String image;
 
     @Min(0)
-    @Max(Bounds.REPLICAS)
+    @Max(SchemaBounds.REPLICAS)
     @JsonPropertyDescription("Number of search server pods (default 1).")
     public Integer replicas;
 
@@ -33,7 +33,7 @@ public class RagSearchSpec {
     public Models models;
 
     @Required
-    @Size(min = 1, max = Bounds.PROJECTS)
+    @Size(min = 1, max = SchemaBounds.PROJECTS)
     @JsonPropertyDescription("The document collections agents can search; names are unique (a list keyed on name).")
     public List<Project> projects = new ArrayList<>();
 
@@ -66,7 +66,7 @@ public class RagSearchSpec {
 
     @JsonPropertyDescription("Verify a new version (image, models, gate, projects, resources) with a checks file before it "
             + "serves: a candidate pod next to the running ones, promoted only on a pass.")
-    public Verification verification;
+    public VerificationSpec verification;
 
     @JsonPropertyDescription("Keeps passage vectors of directory and ConfigMap projects on this claim (ReadWriteMany for "
             + "several replicas), so a new pod embeds only what changed. Without it each pod keeps them in its /tmp volume: "

@@ -12,7 +12,7 @@ import java.util.List;
 public class RagSearchStatus {
     public Long observedGeneration;
 
-    @Size(max = Bounds.CONDITIONS)
+    @Size(max = SchemaBounds.CONDITIONS)
     @JsonPropertyDescription("Ready, Calibrated, MemoryInsufficient, ConcurrencyClamped, InvalidSpec, DatabaseReachable, Verified.")
     public List<Condition> conditions = new ArrayList<>();
 
@@ -26,7 +26,7 @@ public class RagSearchStatus {
     public Integer readyReplicas;
 
     @JsonPropertyDescription("In-cluster MCP endpoint.")
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     public String endpoint;
 
     @JsonPropertyDescription("The verification of a new version (with spec.verification).")

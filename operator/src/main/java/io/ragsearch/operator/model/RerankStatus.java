@@ -13,7 +13,7 @@ public class RerankStatus {
     public static final String BASIS_FILE = "calibration-file";
 
     @JsonPropertyDescription("spec.rerank.concurrency as given (auto or N).")
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     public String requested;
     @JsonPropertyDescription("The concurrency the pods run with (RAGSEARCH_RERANK_CONCURRENCY).")
     public Integer effective;
@@ -24,7 +24,7 @@ public class RerankStatus {
     @JsonPropertyDescription("Absent when there is no CPU limit.")
     public Integer byCpu;
     @JsonPropertyDescription("none (no measurement yet: 1), measured (the current pods' own), previous-measurement (an earlier rollout's, same reranker, awaiting the new pods').")
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     public String basis;
     public Long memoryLimitBytes;
     public Long cpuLimitMillis;
@@ -34,20 +34,20 @@ public class RerankStatus {
     public Long residentBytes;
     public Long perRunBytes;
     public Integer intraOpThreads;
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     public String method;
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     public String measuredAt;
     @JsonPropertyDescription("Memory limit the measuring pod ran under.")
     public Long measuredUnderLimitBytes;
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     public String measuredBy;
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     public String rerankerDigest;
     @JsonPropertyDescription("The reranker as specified (builtin name, pvc path or url + sha256); a measurement is reused only for the same one.")
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     public String rerankerSource;
     @JsonPropertyDescription("Hash of what a calibration depends on (image, resources, reranker); pods carry it as a label.")
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     public String calibrationKey;
 }

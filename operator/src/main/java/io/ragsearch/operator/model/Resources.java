@@ -26,21 +26,21 @@ public class Resources {
     @SchemaFrom(type = IntOrString.class)
     @JsonDeserialize(using = QuantityText.class)
     @Pattern(QUANTITY)
-    @Size(max = Bounds.QUANTITY)
+    @Size(max = SchemaBounds.QUANTITY)
     @JsonPropertyDescription("Memory limit (and request) of each pod, e.g. 1500Mi.")
     public String memory;
 
     @SchemaFrom(type = IntOrString.class)
     @JsonDeserialize(using = QuantityText.class)
     @Pattern(QUANTITY)
-    @Size(max = Bounds.QUANTITY)
+    @Size(max = SchemaBounds.QUANTITY)
     @JsonPropertyDescription("CPU limit (and request) of each pod, e.g. 2 or 500m. Absent: no CPU limit, no CPU cap on concurrency.")
     public String cpu;
 
     @SchemaFrom(type = IntOrString.class)
     @JsonDeserialize(using = QuantityText.class)
     @Pattern(QUANTITY)
-    @Size(max = Bounds.QUANTITY)
+    @Size(max = SchemaBounds.QUANTITY)
     @JsonPropertyDescription("JVM heap of each pod (-Xmx). Default: a sixth of the memory limit, 192Mi to 4Gi "
             + "(the corpus and index live there; rerank runs in native memory). Raise it for large database corpora.")
     public String heap;
@@ -48,7 +48,7 @@ public class Resources {
     @SchemaFrom(type = IntOrString.class)
     @JsonDeserialize(using = QuantityText.class)
     @Pattern(QUANTITY)
-    @Size(max = Bounds.QUANTITY)
+    @Size(max = SchemaBounds.QUANTITY)
     @JsonPropertyDescription("Size limit of the writable /tmp (tokenizer and ONNX Runtime native parts, the "
             + "built-in model's file); requested as ephemeral storage (default 1Gi).")
     public String tmpSize;
@@ -56,7 +56,7 @@ public class Resources {
     @SchemaFrom(type = IntOrString.class)
     @JsonDeserialize(using = QuantityText.class)
     @Pattern(QUANTITY)
-    @Size(max = Bounds.QUANTITY)
+    @Size(max = SchemaBounds.QUANTITY)
     @JsonPropertyDescription("Size limit of /models when url models are fetched into it; requested as ephemeral "
             + "storage (default 4Gi).")
     public String modelsSize;

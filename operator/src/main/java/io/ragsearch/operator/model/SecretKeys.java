@@ -9,7 +9,7 @@ import io.fabric8.generator.annotation.Size;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SecretKeys {
     @Required
-    @Size(max = Bounds.OBJECT_NAME)
+    @Size(max = SchemaBounds.OBJECT_NAME)
     @JsonPropertyDescription("Secret name.")
     public String name;
 }

@@ -13,27 +13,27 @@ public class VerificationStatus {
     public static final String PROMOTED = "Promoted";
     public static final String HELD_BACK = "HeldBack";
 
-    @Size(max = Bounds.LABEL_VALUE)
+    @Size(max = SchemaBounds.LABEL_VALUE)
     @JsonPropertyDescription("Verifying, Promoted or HeldBack.")
     public String state;
 
-    @Size(max = Bounds.LABEL_VALUE)
+    @Size(max = SchemaBounds.LABEL_VALUE)
     @JsonPropertyDescription("The version (pod template digest, rerank concurrency left out) this state is about.")
     public String version;
 
-    @Size(max = Bounds.LABEL_VALUE)
+    @Size(max = SchemaBounds.LABEL_VALUE)
     @JsonPropertyDescription("A version that failed its verification: not tried again until the spec changes.")
     public String heldBackVersion;
 
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     @JsonPropertyDescription("When the candidate was created.")
     public String startedAt;
 
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     @JsonPropertyDescription("When the verdict came.")
     public String finishedAt;
 
-    @Size(max = Bounds.OBJECT_NAME)
+    @Size(max = SchemaBounds.OBJECT_NAME)
     @JsonPropertyDescription("The candidate pod the checks were started on.")
     public String candidatePod;
 
@@ -50,11 +50,11 @@ public class VerificationStatus {
     @Max(100000)
     public Integer failed;
 
-    @Size(max = Bounds.LABEL_VALUE)
+    @Size(max = SchemaBounds.LABEL_VALUE)
     @JsonPropertyDescription("How the last verification ended: Passed, VerificationFailed or VerificationTimedOut.")
     public String outcome;
 
-    @Size(max = Bounds.STATUS_TEXT)
+    @Size(max = SchemaBounds.STATUS_TEXT)
     @JsonPropertyDescription("Why the version was held back: the failed checks as id: why, or the timeout.")
     public String reason;
 }

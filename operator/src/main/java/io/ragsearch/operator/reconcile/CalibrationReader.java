@@ -2,7 +2,7 @@ package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.ragsearch.contract.calibration.Calibration;
-import io.ragsearch.operator.calibration.CalibrationClient;
+import io.ragsearch.operator.podadmin.PodAdminClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,11 +22,11 @@ public final class CalibrationReader {
     /** Pods come and go; the cache keeps the newest answers, far more than any one RagSearch runs. */
     private static final int MAX_CACHED = 4096;
 
-    private final CalibrationClient client;
+    private final PodAdminClient client;
     private final int adminPort;
     private final Map<String, Calibration> byPodUid = new ConcurrentHashMap<>();
 
-    public CalibrationReader(CalibrationClient client, int adminPort) {
+    public CalibrationReader(PodAdminClient client, int adminPort) {
         this.client = client;
         this.adminPort = adminPort;
     }
@@ -57,7 +57,7 @@ public final class CalibrationReader {
 
     private Optional<Calibration> fetch(Pod pod) {
         try {
-            return client.fetch(pod.getStatus().getPodIP(), adminPort);
+            return client.calibration(pod.getStatus().getPodIP(), adminPort);
         } catch (IOException | RuntimeException e) {
             LOG.warn("calibration of pod {}/{} not readable: {}", pod.getMetadata().getNamespace(),
                     pod.getMetadata().getName(), e.getMessage());

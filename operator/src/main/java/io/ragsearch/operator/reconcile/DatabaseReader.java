@@ -1,8 +1,8 @@
 package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.ragsearch.operator.calibration.CalibrationClient;
-import io.ragsearch.operator.calibration.DatabaseState;
+import io.ragsearch.operator.podadmin.PodAdminClient;
+import io.ragsearch.operator.podadmin.DatabaseState;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,10 +21,10 @@ final class DatabaseReader {
     record PodDatabase(String pod, DatabaseState state) {
     }
 
-    private final CalibrationClient client;
+    private final PodAdminClient client;
     private final int adminPort;
 
-    DatabaseReader(CalibrationClient client, int adminPort) {
+    DatabaseReader(PodAdminClient client, int adminPort) {
         this.client = client;
         this.adminPort = adminPort;
     }

@@ -2,7 +2,7 @@ package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
-import io.ragsearch.operator.calibration.CalibrationClient;
+import io.ragsearch.operator.podadmin.PodAdminClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,19 +34,19 @@ public final class OperatorRuntime implements AutoCloseable {
     }
 
     /** Plain writes (fabric8's mock). @param namespaces namespaces to watch; empty: all */
-    public OperatorRuntime(KubernetesClient client, CalibrationClient calibrations, RagSearchReconciler.Settings settings,
+    public OperatorRuntime(KubernetesClient client, PodAdminClient calibrations, RagSearchReconciler.Settings settings,
                            Set<String> namespaces) {
         this(client, calibrations, settings, namespaces, null, Apply.PLAIN);
     }
 
     /** Plain writes (fabric8's mock). @param leaderElection null: this instance reconciles alone */
-    public OperatorRuntime(KubernetesClient client, CalibrationClient calibrations, RagSearchReconciler.Settings settings,
+    public OperatorRuntime(KubernetesClient client, PodAdminClient calibrations, RagSearchReconciler.Settings settings,
                            Set<String> namespaces, LeaderElection leaderElection) {
         this(client, calibrations, settings, namespaces, leaderElection, Apply.PLAIN);
     }
 
     /** @param leaderElection null: this instance reconciles alone (the playground, single-replica tests) */
-    public OperatorRuntime(KubernetesClient client, CalibrationClient calibrations, RagSearchReconciler.Settings settings,
+    public OperatorRuntime(KubernetesClient client, PodAdminClient calibrations, RagSearchReconciler.Settings settings,
                            Set<String> namespaces, LeaderElection leaderElection, Apply apply) {
         boolean ssa = apply == Apply.SERVER_SIDE;
         LOG.debug("writes: {}", apply);

@@ -5,12 +5,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.ragsearch.contract.verification.Verification;
-import io.ragsearch.operator.calibration.CalibrationClient;
-import io.ragsearch.operator.dependent.CandidateObjects;
-import io.ragsearch.operator.dependent.Manifests;
+import io.ragsearch.operator.podadmin.PodAdminClient;
+import io.ragsearch.operator.manifest.CandidateObjects;
+import io.ragsearch.operator.manifest.Manifests;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.VerificationStatus;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
+import io.ragsearch.operator.naming.ObjectNames;
 import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.io.IOException;
@@ -38,12 +39,12 @@ final class Promotion {
     }
 
     private final KubernetesClient client;
-    private final CalibrationClient pods;
+    private final PodAdminClient pods;
     private final int adminPort;
     private final EventRecorder events;
     private final Clock clock;
 
-    Promotion(KubernetesClient client, CalibrationClient pods, int adminPort, EventRecorder events, Clock clock) {
+    Promotion(KubernetesClient client, PodAdminClient pods, int adminPort, EventRecorder events, Clock clock) {
         this.client = client;
         this.pods = pods;
         this.adminPort = adminPort;
@@ -81,7 +82,7 @@ final class Promotion {
                     : "the running version is the spec's";
             return new Outcome(built, s, new Verdict(true, "Serving", why), false);
         }
-        ConfigMap runningConfig = client.configMaps().inNamespace(spec.namespace()).withName(Names.configMap(spec.name())).get();
+        ConfigMap runningConfig = client.configMaps().inNamespace(spec.namespace()).withName(ObjectNames.configMap(spec.name())).get();
         Manifests held = built.holding(runningConfig, running);
         if (previous != null && version.equals(previous.heldBackVersion)) {
             if (!candidatePods(rollout).isEmpty() || VerificationStatus.VERIFYING.equals(previous.state)) {
@@ -121,7 +122,7 @@ final class Promotion {
         }
         Optional<Pod> candidate = candidatePods(rollout).stream()
                 .filter(RolloutPods::ready)
-                .filter(p -> version.equals(p.getMetadata().getLabels().get(Names.VERSION)))
+                .filter(p -> version.equals(p.getMetadata().getLabels().get(Labels.VERSION)))
                 .findFirst();
         if (candidate.isEmpty()) {
             return pending(held, s, "waiting for the candidate pod of version " + version + " to be ready");
@@ -130,9 +131,9 @@ final class Promotion {
         String ip = pod.getStatus().getPodIP();
         try {
             if (!pod.getMetadata().getName().equals(s.candidatePod)) {
-                Pod baseline = rollout.readyWith(Names.LABEL_NAME, "ragsearch").stream().findFirst().orElse(null);
+                Pod baseline = rollout.readyWith(Labels.LABEL_NAME, "ragsearch").stream().findFirst().orElse(null);
                 // The baseline is the serving Service (the candidate allows no other address for its token), used once a serving pod is ready.
-                pods.startVerification(ip, adminPort, baseline == null ? null : Names.serviceMcpUrl(spec.name(), spec.namespace()));
+                pods.startVerification(ip, adminPort, baseline == null ? null : ObjectNames.serviceMcpUrl(spec.name(), spec.namespace()));
                 s.candidatePod = pod.getMetadata().getName();
                 return pending(held, s, "checks running on " + s.candidatePod + " against "
                         + (baseline == null ? "no baseline (no serving pod is ready)" : "the serving Service " + spec.name()));
@@ -207,7 +208,7 @@ final class Promotion {
 
     /** Creates the candidate, or replaces one of another version; one of this version is left alone (its pods keep running). */
     private void applyCandidate(CheckedSpec spec, Manifests built) {
-        Deployment existing = client.apps().deployments().inNamespace(spec.namespace()).withName(Names.candidate(spec.name())).get();
+        Deployment existing = client.apps().deployments().inNamespace(spec.namespace()).withName(ObjectNames.candidate(spec.name())).get();
         if (existing != null && built.version().equals(Manifests.version(existing))) {
             return;
         }
@@ -217,14 +218,14 @@ final class Promotion {
     }
 
     private void deleteCandidate(CheckedSpec spec) {
-        client.apps().deployments().inNamespace(spec.namespace()).withName(Names.candidate(spec.name())).delete();
-        client.configMaps().inNamespace(spec.namespace()).withName(Names.candidateConfigMap(spec.name())).delete();
+        client.apps().deployments().inNamespace(spec.namespace()).withName(ObjectNames.candidate(spec.name())).delete();
+        client.configMaps().inNamespace(spec.namespace()).withName(ObjectNames.candidateConfigMap(spec.name())).delete();
     }
 
     private static List<Pod> candidatePods(RolloutPods rollout) {
         return rollout.pods().stream()
                 .filter(p -> p.getMetadata().getLabels() != null
-                        && Names.ROLE_CANDIDATE.equals(p.getMetadata().getLabels().get(Names.LABEL_ROLE)))
+                        && Labels.ROLE_CANDIDATE.equals(p.getMetadata().getLabels().get(Labels.LABEL_ROLE)))
                 .toList();
     }
 

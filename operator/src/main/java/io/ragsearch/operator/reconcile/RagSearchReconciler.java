@@ -13,20 +13,22 @@ import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import io.ragsearch.operator.dependent.AdminAccess;
-import io.ragsearch.operator.dependent.CalibrationKey;
+import io.ragsearch.operator.manifest.AdminAccess;
+import io.ragsearch.operator.manifest.CalibrationKey;
 import io.ragsearch.operator.dependent.DisruptionBudgetDependent;
-import io.ragsearch.operator.dependent.ManifestFactory;
-import io.ragsearch.operator.dependent.Manifests;
+import io.ragsearch.operator.manifest.ManifestFactory;
+import io.ragsearch.operator.manifest.Manifests;
 import io.ragsearch.operator.dependent.NetworkPolicyDependent;
 import io.ragsearch.operator.dependent.OptionalObjectWanted;
 import io.ragsearch.operator.dependent.ServerConfigMapDependent;
 import io.ragsearch.operator.dependent.ServerDeploymentDependent;
 import io.ragsearch.operator.dependent.ServerServiceDependent;
 import io.ragsearch.operator.metrics.OperatorMetrics;
+import io.ragsearch.operator.podadmin.PodAdminClient;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchStatus;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
+import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.spec.CheckedSpec;
 import io.ragsearch.operator.spec.SpecCheck;
 
@@ -64,7 +66,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         }
 
         public static Settings defaults() {
-            return new Settings(Duration.ofSeconds(10), Duration.ofMinutes(5), Names.ADMIN_PORT);
+            return new Settings(Duration.ofSeconds(10), Duration.ofMinutes(5), PodLayout.ADMIN_PORT);
         }
 
         public Settings withAdminAccess(AdminAccess access) {
@@ -82,33 +84,33 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
     private final Clock clock;
     private final OperatorMetrics metrics;
 
-    public RagSearchReconciler(KubernetesClient client, io.ragsearch.operator.calibration.CalibrationClient calibrationClient,
+    public RagSearchReconciler(KubernetesClient client, PodAdminClient podAdmin,
                                Settings settings) {
-        this(client, calibrationClient, settings, new OperatorMetrics());
+        this(client, podAdmin, settings, new OperatorMetrics());
     }
 
-    public RagSearchReconciler(KubernetesClient client, io.ragsearch.operator.calibration.CalibrationClient calibrationClient,
+    public RagSearchReconciler(KubernetesClient client, PodAdminClient podAdmin,
                                Settings settings, OperatorMetrics metrics) {
         this.metrics = metrics;
         this.client = client;
-        this.calibrations = new CalibrationReader(calibrationClient, settings.adminPort());
-        this.databases = new DatabaseReader(calibrationClient, settings.adminPort());
+        this.calibrations = new CalibrationReader(podAdmin, settings.adminPort());
+        this.databases = new DatabaseReader(podAdmin, settings.adminPort());
         this.secrets = new ReferencedSecrets(client);
         EventRecorder events = new EventRecorder(client);
         this.statuses = new StatusComposer(events);
         this.settings = settings;
         this.clock = Clock.systemUTC();
-        this.promotion = new Promotion(client, calibrationClient, settings.adminPort(), events, clock);
+        this.promotion = new Promotion(client, podAdmin, settings.adminPort(), events, clock);
     }
 
     @Override
     public List<EventSource<?, RagSearch>> prepareEventSources(EventSourceContext<RagSearch> context) {
         // Pods belong to ReplicaSets, not to the RagSearch: map them back by the instance label.
         var pods = InformerEventSourceConfiguration.from(Pod.class, RagSearch.class)
-                .withLabelSelector(Names.MANAGED_SELECTOR)
+                .withLabelSelector(Labels.MANAGED_SELECTOR)
                 .withSecondaryToPrimaryMapper(pod -> {
                     Map<String, String> labels = pod.getMetadata().getLabels();
-                    String instance = labels == null ? null : labels.get(Names.LABEL_INSTANCE);
+                    String instance = labels == null ? null : labels.get(Labels.LABEL_INSTANCE);
                     return instance == null ? Set.of() : Set.of(new ResourceID(instance, pod.getMetadata().getNamespace()));
                 })
                 .build();
@@ -145,7 +147,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         RolloutPods pods = new RolloutPods(context.getSecondaryResources(Pod.class));
         String key = CalibrationKey.of(spec);
         RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, old == null ? null : old.rerank,
-                calibrations.read(pods.readyWith(Names.CALIBRATION_KEY, key)));
+                calibrations.read(pods.readyWith(Labels.CALIBRATION_KEY, key)));
         Manifests built = ManifestFactory.build(spec, plan.effective().concurrency(), key,
                 secrets.digest(spec.namespace(), resource.getSpec()), settings.adminAccess());
         // With spec.verification a new version waits on its candidate: the serving objects may stay as they run.
@@ -157,7 +159,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
 
         int ready = pods.readyOfTemplate(manifests.configHash());
         List<DatabaseReader.PodDatabase> database = resource.getSpec().database == null ? List.of()
-                : databases.read(pods.readyWith(Names.LABEL_INSTANCE, spec.name()));
+                : databases.read(pods.readyWith(Labels.LABEL_INSTANCE, spec.name()));
         RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, database, clock.instant());
         statuses.verification(resource, next, promoted.status(), promoted.verdict(), clock.instant());
         resource.setStatus(next);

@@ -1,7 +1,7 @@
 package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
 
 import java.util.Collection;
 import java.util.List;
@@ -32,8 +32,8 @@ public record RolloutPods(List<Pod> pods) {
 
     /** Ready serving pods of the current pod template (a verification's candidate pods do not serve). */
     public int readyOfTemplate(String configHash) {
-        return (int) readyWith(Names.CONFIG_HASH, configHash).stream()
-                .filter(p -> !Names.ROLE_CANDIDATE.equals(p.getMetadata().getLabels().get(Names.LABEL_ROLE)))
+        return (int) readyWith(Labels.CONFIG_HASH, configHash).stream()
+                .filter(p -> !Labels.ROLE_CANDIDATE.equals(p.getMetadata().getLabels().get(Labels.LABEL_ROLE)))
                 .count();
     }
 }

@@ -5,7 +5,7 @@ import io.ragsearch.operator.budget.Mebibytes;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchStatus;
 import io.ragsearch.operator.model.RerankStatus;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.ObjectNames;
 import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.time.Instant;
@@ -44,7 +44,7 @@ final class StatusComposer {
         next.rerank = plan.status();
         next.replicas = spec.replicas();
         next.readyReplicas = readyReplicas;
-        next.endpoint = Names.endpoint(spec.name(), spec.namespace());
+        next.endpoint = ObjectNames.endpoint(spec.name(), spec.namespace());
         Conditions conditions = new Conditions(old == null ? null : old.conditions, generation(resource), now);
         conditions.set(Conditions.INVALID_SPEC, false, "Valid", "the spec passed every check");
         ready(conditions, spec, readyReplicas, next.endpoint);

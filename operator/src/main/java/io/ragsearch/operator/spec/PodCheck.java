@@ -2,7 +2,7 @@ package io.ragsearch.operator.spec;
 
 import io.ragsearch.operator.model.PodSettings;
 import io.ragsearch.operator.model.RagSearchSpec;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
 
 import java.util.List;
 import java.util.Set;
@@ -28,13 +28,13 @@ final class PodCheck {
             problems.add("spec.pod.preStopDelaySeconds must be in [0, " + MAX_PRE_STOP_DELAY_SECONDS + "], got " + pod.preStopDelaySeconds);
         }
         for (String key : pod.labels == null ? Set.<String>of() : pod.labels.keySet()) {
-            if (Names.reservedKey(key)) {
+            if (Labels.reservedKey(key)) {
                 problems.add("spec.pod.labels: '" + key + "' is the operator's own label (app.kubernetes.io/name, "
                         + "app.kubernetes.io/instance, app.kubernetes.io/managed-by and ragsearch.io/ keys are set by it)");
             }
         }
         for (String key : pod.annotations == null ? Set.<String>of() : pod.annotations.keySet()) {
-            if (key.startsWith(Names.KEY_PREFIX)) {
+            if (key.startsWith(Labels.KEY_PREFIX)) {
                 problems.add("spec.pod.annotations: '" + key + "' is the operator's own (ragsearch.io/ keys are set by it)");
             }
         }

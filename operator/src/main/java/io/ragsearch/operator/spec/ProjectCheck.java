@@ -15,7 +15,7 @@ final class ProjectCheck {
      * Each project is a mounted ConfigMap volume; the Deployment must stay far below the API
      * server's object size limit. The CRD's maxItems says the same.
      */
-    static final int MAX_PROJECTS = io.ragsearch.operator.model.Bounds.PROJECTS;
+    static final int MAX_PROJECTS = io.ragsearch.operator.model.SchemaBounds.PROJECTS;
 
     private ProjectCheck() {
     }

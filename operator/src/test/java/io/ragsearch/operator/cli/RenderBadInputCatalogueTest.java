@@ -87,7 +87,7 @@ class RenderBadInputCatalogueTest {
         for (int i = 0; i < 10_000; i++) {
             many.append("    - {name: p").append(i).append(", source: {configMap: c").append(i).append("}}\n");
         }
-        cases.add(bad("10,000 projects", base(RESOURCES + many), "at most " + io.ragsearch.operator.model.Bounds.PROJECTS));
+        cases.add(bad("10,000 projects", base(RESOURCES + many), "at most " + io.ragsearch.operator.model.SchemaBounds.PROJECTS));
         cases.add(new Case("non-UTF-8 file", concat(base(RESOURCES + PROJECT).getBytes(StandardCharsets.UTF_8),
                 "  # caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1)), "not UTF-8 text"));
         cases.add(bad("two documents", base(RESOURCES + PROJECT) + "---\n" + base(RESOURCES + PROJECT), "holds 2 YAML documents"));

@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.contract.settings.SettingsRules;
-import io.ragsearch.operator.dependent.RenderedSettings;
+import io.ragsearch.operator.manifest.RenderedSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,7 @@
 package io.ragsearch.operator.fuzz;
 
-import io.ragsearch.operator.dependent.CalibrationKey;
-import io.ragsearch.operator.dependent.ManifestFactory;
+import io.ragsearch.operator.manifest.CalibrationKey;
+import io.ragsearch.operator.manifest.ManifestFactory;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.file.RagSearchFileException;
 import io.ragsearch.operator.model.RagSearch;

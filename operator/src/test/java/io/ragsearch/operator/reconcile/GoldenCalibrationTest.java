@@ -2,7 +2,7 @@ package io.ragsearch.operator.reconcile;
 
 import io.ragsearch.contract.Golden;
 import io.ragsearch.contract.calibration.Calibration;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.PodLayout;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -16,10 +16,10 @@ class GoldenCalibrationTest {
 
     @Test
     void theGoldenAnswerReadsAsTheMeasurementItStates() throws IOException {
-        try (FakeCalibrationEndpoints pods = new FakeCalibrationEndpoints()) {
+        try (FakePodAdminEndpoints pods = new FakePodAdminEndpoints()) {
             pods.answer("10.0.0.1", Golden.text("calibration.json"));
 
-            Calibration c = pods.fetch("10.0.0.1", Names.ADMIN_PORT).orElseThrow();
+            Calibration c = pods.calibration("10.0.0.1", PodLayout.ADMIN_PORT).orElseThrow();
             MeasuredCost cost = MeasuredCost.of("pod-a", c);
 
             assertEquals(662_700_032L, cost.residentBytes());
@@ -32,10 +32,10 @@ class GoldenCalibrationTest {
 
     @Test
     void anAnswerMissingAContractFieldIsAnErrorNotAFreeRun() {
-        try (FakeCalibrationEndpoints pods = new FakeCalibrationEndpoints()) {
+        try (FakePodAdminEndpoints pods = new FakePodAdminEndpoints()) {
             pods.answer("10.0.0.2", Golden.text("calibration.json").replaceFirst("\"perRunBytes\": 333447168,", ""));
 
-            IOException e = assertThrows(IOException.class, () -> pods.fetch("10.0.0.2", Names.ADMIN_PORT));
+            IOException e = assertThrows(IOException.class, () -> pods.calibration("10.0.0.2", PodLayout.ADMIN_PORT));
             assertTrue(e.getMessage().contains("calibration field perRunBytes is missing"), e.getMessage());
         }
     }

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.PodLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -91,8 +91,8 @@ class LeaderElectionTest {
     }
 
     private OperatorRuntime replica(KubernetesClient connection, String identity) {
-        OperatorRuntime r = new OperatorRuntime(connection, new FakeCalibrationEndpoints(),
-                new RagSearchReconciler.Settings(Duration.ofMillis(500), Duration.ofSeconds(30), Names.ADMIN_PORT), Set.of(),
+        OperatorRuntime r = new OperatorRuntime(connection, new FakePodAdminEndpoints(),
+                new RagSearchReconciler.Settings(Duration.ofMillis(500), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of(),
                 new LeaderElection("ragsearch-operator-lock", LEASE_NAMESPACE, identity, LEASE, Duration.ofSeconds(2),
                         Duration.ofMillis(250), false));
         started.add(connection);

@@ -16,7 +16,8 @@ import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchSpec;
 import io.ragsearch.operator.model.Rerank;
 import io.ragsearch.operator.model.Resources;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
+import io.ragsearch.operator.naming.PodLayout;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,12 +34,12 @@ public final class MockCluster {
     }
 
     /** The CRD installed, the operator started against the mock, pods' calibrations read from {@code pods}. */
-    static OperatorRuntime startOperator(KubernetesClient client, io.ragsearch.operator.calibration.CalibrationClient pods)
+    static OperatorRuntime startOperator(KubernetesClient client, io.ragsearch.operator.podadmin.PodAdminClient pods)
             throws IOException {
         quietMockServer();
         installCrd(client);
         OperatorRuntime operator = new OperatorRuntime(client, pods, new RagSearchReconciler.Settings(
-                java.time.Duration.ofMillis(500), java.time.Duration.ofSeconds(30), Names.ADMIN_PORT), java.util.Set.of());
+                java.time.Duration.ofMillis(500), java.time.Duration.ofSeconds(30), PodLayout.ADMIN_PORT), java.util.Set.of());
         operator.start();
         return operator;
     }
@@ -119,7 +120,7 @@ public final class MockCluster {
     }
 
     public static String configHash(Deployment d) {
-        return d.getSpec().getTemplate().getMetadata().getAnnotations().get(Names.CONFIG_HASH);
+        return d.getSpec().getTemplate().getMetadata().getAnnotations().get(Labels.CONFIG_HASH);
     }
 
     static List<Event> events(KubernetesClient client, String namespace, String reason) {

@@ -12,11 +12,11 @@ import org.junit.jupiter.api.BeforeAll;
 abstract class MockOperatorTest {
     static KubernetesClient client;
     static OperatorRuntime operator;
-    static FakeCalibrationEndpoints pods;
+    static FakePodAdminEndpoints pods;
 
     @BeforeAll
     static void startOperator() throws Exception {
-        pods = new FakeCalibrationEndpoints();
+        pods = new FakePodAdminEndpoints();
         operator = MockCluster.startOperator(client, pods);
     }
 

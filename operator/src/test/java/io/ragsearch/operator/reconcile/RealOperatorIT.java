@@ -13,7 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.ragsearch.operator.model.RagSearch;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.real.ControlPlane;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,7 +49,7 @@ class RealOperatorIT {
     static KubernetesClient admin;
     static KubernetesClient asOperator;
     static OperatorRuntime operator;
-    static FakeCalibrationEndpoints pods;
+    static FakePodAdminEndpoints pods;
     static String ops;
     static String apps;
 
@@ -78,9 +78,9 @@ class RealOperatorIT {
         config.setImpersonateUsername("system:serviceaccount:" + ops + ":" + SERVICE_ACCOUNT);
         config.setImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + ops, "system:authenticated");
         asOperator = new KubernetesClientBuilder().withConfig(config).build();
-        pods = new FakeCalibrationEndpoints();
+        pods = new FakePodAdminEndpoints();
         operator = new OperatorRuntime(asOperator, pods,
-                new RagSearchReconciler.Settings(Duration.ofMillis(500), Duration.ofSeconds(30), Names.ADMIN_PORT), Set.of(),
+                new RagSearchReconciler.Settings(Duration.ofMillis(500), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of(),
                 new LeaderElection(LeaderElection.DEFAULT_LEASE, ops, "replica-a", Duration.ofSeconds(15),
                         Duration.ofSeconds(10), Duration.ofSeconds(2), false),
                 OperatorRuntime.Apply.SERVER_SIDE);

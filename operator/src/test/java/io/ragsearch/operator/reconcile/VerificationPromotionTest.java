@@ -20,7 +20,8 @@ import io.ragsearch.contract.verification.Verification;
 import io.ragsearch.operator.model.Gate;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.VerificationStatus;
-import io.ragsearch.operator.naming.Names;
+import io.ragsearch.operator.naming.Labels;
+import io.ragsearch.operator.naming.ObjectNames;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class VerificationPromotionTest extends MockOperatorTest {
         client.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("checks").withNamespace(ns)
                 .endMetadata().addToData("checks.yaml", "checks: []\n").build()).create();
         RagSearch r = MockCluster.ragSearch(client, ns, "rules", "2000Mi", "4");
-        r.getSpec().verification = new io.ragsearch.operator.model.Verification();
+        r.getSpec().verification = new io.ragsearch.operator.model.VerificationSpec();
         r.getSpec().verification.configMap = "checks";
         r.getSpec().verification.timeoutSeconds = timeoutSeconds;
         client.resource(r).create();
@@ -60,7 +61,7 @@ class VerificationPromotionTest extends MockOperatorTest {
         Deployment tuned = await().atMost(WAIT).until(() -> deployment(ns, "rules"),
                 x -> "4".equals(env(x, Environment.RERANK_CONCURRENCY)));
         assertNotEquals(configHash(first), configHash(tuned));
-        assertEquals(first.getMetadata().getAnnotations().get(Names.VERSION), tuned.getMetadata().getAnnotations().get(Names.VERSION));
+        assertEquals(first.getMetadata().getAnnotations().get(Labels.VERSION), tuned.getMetadata().getAnnotations().get(Labels.VERSION));
         MockCluster.readyPod(client, tuned, "rules-b", ip.replaceFirst("\\.1$", ".2"));
         RagSearch serving = await().atMost(WAIT).until(() -> get(ns, "rules"),
                 x -> condition(x, Conditions.VERIFIED) != null && condition(x, Conditions.READY) != null
@@ -87,7 +88,7 @@ class VerificationPromotionTest extends MockOperatorTest {
 
         Deployment candidate = await().atMost(WAIT).until(() -> candidate(ns), x -> x != null);
         assertEquals(1, candidate.getSpec().getReplicas());
-        assertEquals(Names.CANDIDATE_NAME, candidate.getSpec().getTemplate().getMetadata().getLabels().get(Names.LABEL_NAME));
+        assertEquals(Labels.CANDIDATE_NAME, candidate.getSpec().getTemplate().getMetadata().getLabels().get(Labels.LABEL_NAME));
         assertEquals("/etc/ragsearch-checks/checks.yaml", env(candidate, Environment.VERIFY_CHECKS));
         assertTrue(client.configMaps().inNamespace(ns).withName("rules-candidate-config").get().getData().get("config.yaml")
                 .contains("0.5"), "the candidate reads the new configuration");
@@ -107,14 +108,14 @@ class VerificationPromotionTest extends MockOperatorTest {
         String query = pods.verificationStarts.get("10.3.0.9").get(0);
         assertTrue(query.contains("baseline=http%3A%2F%2Frules." + ns + ".svc%3A8080%2Fmcp"), "the serving Service is the baseline: " + query);
         assertFalse(query.contains("baselineAdmin"), query);
-        assertEquals(Names.serviceHost("rules", ns) + ":8080", candidate.getSpec().getTemplate().getSpec().getContainers().stream()
+        assertEquals(ObjectNames.serviceHost("rules", ns) + ":8080", candidate.getSpec().getTemplate().getSpec().getContainers().stream()
                 .flatMap(c -> c.getEnv().stream()).filter(e -> e.getName().equals(Environment.VERIFY_BASELINES)).findFirst()
                 .orElseThrow().getValue(), "the candidate allows only that baseline");
         assertEquals(configHash(serving), configHash(deployment(ns, "rules")), "nothing rolls while the checks run");
 
         pods.verificationResult("10.3.0.9", PASSED);
         Deployment promoted = await().atMost(WAIT).until(() -> deployment(ns, "rules"), x -> !configHash(serving).equals(configHash(x)));
-        assertEquals(candidate.getMetadata().getAnnotations().get(Names.VERSION), promoted.getMetadata().getAnnotations().get(Names.VERSION));
+        assertEquals(candidate.getMetadata().getAnnotations().get(Labels.VERSION), promoted.getMetadata().getAnnotations().get(Labels.VERSION));
         assertTrue(client.configMaps().inNamespace(ns).withName("rules-config").get().getData().get("config.yaml").contains("0.5"));
         await().atMost(WAIT).until(() -> candidate(ns) == null);
         RagSearch done = await().atMost(WAIT).until(() -> get(ns, "rules"),
@@ -140,7 +141,7 @@ class VerificationPromotionTest extends MockOperatorTest {
         assertEquals("VerificationFailed", verified.getReason());
         assertTrue(verified.getMessage().contains("annual-leave: expected handbook 제1조 in the top 5, got no supporting documents"),
                 verified.getMessage());
-        assertEquals(candidate.getMetadata().getAnnotations().get(Names.VERSION), held.getStatus().verification.heldBackVersion);
+        assertEquals(candidate.getMetadata().getAnnotations().get(Labels.VERSION), held.getStatus().verification.heldBackVersion);
         assertEquals(1, held.getStatus().verification.failed);
         await().atMost(WAIT).until(() -> candidate(ns) == null);
         await().atMost(WAIT).until(() -> !events(client, ns, "VerificationFailed").isEmpty());
@@ -158,7 +159,7 @@ class VerificationPromotionTest extends MockOperatorTest {
         // A later change is a new version: verified again.
         changeGate(ns, 0.4);
         Deployment again = await().atMost(WAIT).until(() -> candidate(ns), x -> x != null);
-        assertNotEquals(candidate.getMetadata().getAnnotations().get(Names.VERSION), again.getMetadata().getAnnotations().get(Names.VERSION));
+        assertNotEquals(candidate.getMetadata().getAnnotations().get(Labels.VERSION), again.getMetadata().getAnnotations().get(Labels.VERSION));
     }
 
     @Test
@@ -196,7 +197,7 @@ class VerificationPromotionTest extends MockOperatorTest {
     }
 
     private static Deployment candidate(String ns) {
-        return deployment(ns, Names.candidate("rules"));
+        return deployment(ns, ObjectNames.candidate("rules"));
     }
 
     private static Condition condition(RagSearch r, String type) {

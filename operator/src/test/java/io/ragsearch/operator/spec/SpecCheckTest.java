@@ -60,7 +60,7 @@ public class SpecCheckTest {
         r.getSpec().auth = new Auth();
         r.getSpec().auth.bearerTokenSecretRef = new SecretKeys();
         r.getSpec().auth.bearerTokenSecretRef.name = "token";
-        r.getSpec().verification = new io.ragsearch.operator.model.Verification();
+        r.getSpec().verification = new io.ragsearch.operator.model.VerificationSpec();
         r.getSpec().verification.configMap = "checks";
         ReferenceLookup lookup = new ReferenceLookup() {
             public Optional<Set<String>> secretKeys(String ns, String name) {

@@ -31,13 +31,14 @@ class PackageRulesTest {
             Map.entry("budget", Set.of()),
             Map.entry("naming", Set.of()),
             Map.entry("metrics", Set.of()),
-            Map.entry("calibration", Set.of()),
+            Map.entry("podadmin", Set.of()),
             Map.entry("file", Set.of("model")),
             Map.entry("crd", Set.of("model")),
             Map.entry("spec", Set.of("model", "budget", "naming")),
-            Map.entry("dependent", Set.of("spec", "model", "budget", "naming")),
-            Map.entry("reconcile", Set.of("spec", "dependent", "calibration", "metrics", "model", "budget", "naming")),
-            Map.entry("cli", Set.of("reconcile", "spec", "dependent", "calibration", "metrics", "file", "model", "budget", "naming")));
+            Map.entry("manifest", Set.of("spec", "model", "budget", "naming")),
+            Map.entry("dependent", Set.of("manifest", "model", "naming")),
+            Map.entry("reconcile", Set.of("spec", "manifest", "dependent", "podadmin", "metrics", "model", "budget", "naming")),
+            Map.entry("cli", Set.of("reconcile", "spec", "manifest", "podadmin", "metrics", "file", "model", "budget", "naming")));
 
     @Test
     void eachPackageImportsOnlyWhatItsRuleAllows() throws IOException {

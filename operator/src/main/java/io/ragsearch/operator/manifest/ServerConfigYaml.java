@@ -1,0 +1,120 @@
+package io.ragsearch.operator.manifest;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.ragsearch.contract.settings.ServerSettings;
+import io.ragsearch.contract.settings.SettingsRules;
+import io.ragsearch.operator.model.Gate;
+import io.ragsearch.operator.model.ModelSource;
+import io.ragsearch.operator.model.Project;
+import io.ragsearch.operator.model.RagSearchSpec;
+import io.ragsearch.operator.naming.PodLayout;
+import io.ragsearch.operator.spec.CheckedSpec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The search server's configuration file, written from the spec as the contract's typed
+ * {@link ServerSettings}. Listener, concurrency and secrets stay out of it: they come from the
+ * environment the Deployment sets.
+ */
+public final class ServerConfigYaml {
+
+    /** ConfigMap volumes hold each key as a top-level link; deeper globs would also see the ..data copies. */
+    static final List<String> CONFIGMAP_INCLUDE = List.of("*.md", "*.markdown", "*.txt");
+
+    /**
+     * fabric8's YAML style (the rest of what render prints), absent fields left out, fields in the
+     * order earlier operators wrote them: the text is part of the config hash, and a new order
+     * alone would roll every pod on an operator upgrade.
+     */
+    private static final ObjectMapper YAML = Serialization.yamlMapper().copy()
+            .setSerializationInclusion(JsonInclude.Include.NON_NULL)
+            .addMixIn(ServerSettings.class, SettingsOrder.class)
+            .addMixIn(ServerSettings.Rerank.class, RerankOrder.class)
+            .addMixIn(ServerSettings.Project.class, ProjectOrder.class);
+
+    @JsonPropertyOrder({"server", "rerank", "models", "database", "projects"})
+    private interface SettingsOrder {
+    }
+
+    @JsonPropertyOrder({"intraOpThreads", "queueTimeoutMillis"})
+    private interface RerankOrder {
+    }
+
+    @JsonPropertyOrder({"name", "description", "language", "retrieval", "source", "gate", "reranker"})
+    private interface ProjectOrder {
+    }
+
+    private ServerConfigYaml() {
+    }
+
+    public static String render(CheckedSpec checked) {
+        ServerSettings settings = settings(checked);
+        List<String> problems = SettingsRules.problems(asThePodSeesIt(settings, checked));
+        if (!problems.isEmpty()) {
+            // The spec passed its check, so this is the operator's bug, not the user's: never hand it to a pod.
+            throw new IllegalStateException("the operator rendered a server configuration the server would refuse: "
+                    + String.join("; ", problems));
+        }
+        try {
+            return YAML.writeValueAsString(settings);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("server configuration not serialisable: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** The configuration for a checked spec. */
+    public static ServerSettings settings(CheckedSpec checked) {
+        RagSearchSpec spec = checked.spec();
+        Integer queueTimeout = spec.rerank == null ? null : spec.rerank.queueTimeoutMillis;
+        ServerSettings.Rerank rerank = new ServerSettings.Rerank(null, queueTimeout, checked.intraOpThreads(),
+                null, null, null);
+        ServerSettings.Models models = spec.models == null || spec.models.embedding == null ? null
+                : new ServerSettings.Models(embedding(spec.models.embedding));
+        ModelSource reranker = spec.models == null ? null : spec.models.reranker;
+        List<ServerSettings.Project> projects = new ArrayList<>();
+        for (Project p : spec.projects) {
+            projects.add(new ServerSettings.Project(p.name, p.description, source(p), p.language, p.retrieval,
+                    gate(p.gate, spec.gate), null, reranker == null ? null : reranker(reranker)));
+        }
+        return new ServerSettings(null, models, rerank, null, List.copyOf(projects));
+    }
+
+    /** The database's URL, user and password reach the pod as environment variables (from the Secret). */
+    private static ServerSettings asThePodSeesIt(ServerSettings s, CheckedSpec checked) {
+        if (checked.spec().database == null) {
+            return s;
+        }
+        return new ServerSettings(s.server(), s.models(), s.rerank(),
+                new ServerSettings.Database("from-the-secret", null, null, null), s.projects());
+    }
+
+    private static ServerSettings.Source source(Project p) {
+        if (Boolean.TRUE.equals(p.source.database)) {
+            return new ServerSettings.Source(null, null, true);
+        }
+        return new ServerSettings.Source(PodLayout.CORPUS_DIR + "/" + p.name, CONFIGMAP_INCLUDE, null);
+    }
+
+    /** Built-in by name, otherwise the directory below RAGSEARCH_MODEL_DIR that the pod mounts or fetches into. */
+    private static ServerSettings.ModelRef embedding(ModelSource m) {
+        return new ServerSettings.ModelRef(m.builtin, m.builtin == null ? "embedding" : null, null, null, null,
+                null, null, null);
+    }
+
+    private static ServerSettings.RerankerRef reranker(ModelSource m) {
+        return new ServerSettings.RerankerRef(m.builtin, m.builtin == null ? "reranker" : null, m.maxSeqLen);
+    }
+
+    private static ServerSettings.Gate gate(Gate own, Gate shared) {
+        if (own != null && own.threshold != null) {
+            return new ServerSettings.Gate(own.threshold);
+        }
+        return shared == null || shared.threshold == null ? null : new ServerSettings.Gate(shared.threshold);
+    }
+}
