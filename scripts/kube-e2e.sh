@@ -6,12 +6,14 @@
 #   scripts/kube-e2e.sh --helm-set K=V    extra --set for helm install (repeatable)
 #
 # Builds what is missing (the control plane and Helm + kubectl from Go modules, the jars, the
-# images, the model; each cached), brings up etcd + kube-apiserver + kube-controller-manager on
-# 127.0.0.1 (testplane), installs the chart with a real Helm 4 (server-side apply), runs our
-# kubelet (the operator's and the search service's pods as real processes on 127.x addresses),
-# applies examples/ragsearch.yaml with its corpus ConfigMap, waits until the RagSearch is Ready
-# with a measured rerank concurrency, prints the API server's version, the RagSearch's conditions
-# and the pods, and tears everything down, also when a step fails or on Ctrl-C.
+# model; each cached), brings up etcd + kube-apiserver + kube-controller-manager on 127.0.0.1
+# (testplane), installs the chart with a real Helm 4 (server-side apply), runs our kubelet
+# (NodeAgentCommand: the search service's pods as real processes on 127.x addresses, from the
+# server image when it has been built) and two operator replicas as the chart's ServiceAccount
+# (a TokenRequest token; leader election on the chart's Lease), applies examples/ragsearch.yaml
+# with its corpus ConfigMap, waits until the RagSearch is Ready with a measured rerank
+# concurrency, prints the API server's version, the RagSearch's conditions and the pods, and
+# tears everything down, also when a step fails or on Ctrl-C.
 #
 # Binaries given in $RAGSEARCH_TESTPLANE_BIN / $RAGSEARCH_HELM_BIN are used as they are (the test
 # suite passes its own). State and logs: a new directory under /tmp (kept, and named, on failure).
@@ -25,7 +27,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --until) until=${2:?--until needs installed or ready}; shift 2 ;;
     --helm-set) helm_sets+=(--set "${2:?--helm-set needs KEY=VALUE}"); shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "kube-e2e: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -45,12 +47,14 @@ elapsed() { echo "$(( $(date +%s) - $1 ))s"; }
 
 plane_pid=""
 kubelet_pid=""
+operator_pids=()
 # Stops what this script started, by process id (each in a session of its own, so its children
-# go with it), the kubelet first: its pods are its children. Logs stay when something failed.
+# go with it): the operator replicas first, then the kubelet (its pods are its children), then
+# the plane. Logs stay when something failed.
 teardown() {
   local rc=$?
   trap - EXIT INT TERM
-  for pid in $kubelet_pid $plane_pid; do
+  for pid in ${operator_pids[@]+"${operator_pids[@]}"} $kubelet_pid $plane_pid; do
     kill -TERM "$pid" 2>/dev/null || continue
     for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
     kill -KILL -- "-$pid" 2>/dev/null || true
@@ -80,16 +84,15 @@ export HELM_CACHE_HOME="$work/helm/cache" HELM_CONFIG_HOME="$work/helm/config" H
 if [ "$until" = ready ]; then
   export RAGSEARCH_BUILTIN_MODELS="${RAGSEARCH_BUILTIN_MODELS:-${XDG_CACHE_HOME:-$HOME/.cache}/ragsearch/models}"
   scripts/model/fetch-e5.sh >&2
-  if [ ! -f search-server/target/image.tar ] || [ ! -f operator/target/image.tar ]; then
-    say "building the images (once)"
-    scripts/build-images.sh >&2
-  fi
-  # the kubelet's jar, rebuilt when a source is newer (a stale jar would lack what the loop needs)
-  sim_jar=operator-sim/target/ragsearch-operator-sim.jar
-  if [ ! -f "$sim_jar" ] || [ -n "$(find operator-sim/src operator/src contract/src -newer "$sim_jar" -print -quit)" ]; then
-    say "building $sim_jar"
-    mvn -B -ntp -q -DskipTests package -pl operator-sim -am >&2
-  fi
+  # the jars (node agent, search server, operator), rebuilt when a source is newer than one of them
+  jars=(operator-sim/target/ragsearch-operator-sim.jar search-server/target/ragsearch-server.jar operator/target/ragsearch-operator.jar)
+  for jar in "${jars[@]}"; do
+    if [ ! -f "$jar" ] || [ -n "$(find operator-sim/src operator/src contract/src search-server/src -newer "$jar" -print -quit)" ]; then
+      say "building the jars"
+      mvn -B -ntp -q -DskipTests package -pl operator-sim -am >&2
+      break
+    fi
+  done
 fi
 
 # --- the control plane ---
@@ -113,6 +116,8 @@ echo "API server /version gitVersion: $git_version"
 
 # --- the chart, with a real Helm 4 (server-side apply) ---
 t=$(date +%s)
+# the whole loop runs the operator's replicas beside the plane (below): no operator pods then
+[ "$until" = ready ] && helm_sets=(--set replicas=0 ${helm_sets[@]+"${helm_sets[@]}"})
 "$helm" --kubeconfig "$kubeconfig" install "$RELEASE" helm/ragsearch-operator --namespace "$NAMESPACE" \
     --create-namespace --server-side=true ${helm_sets[@]+"${helm_sets[@]}"} >"$work/logs/helm-install.log" 2>&1 \
   || { cat "$work/logs/helm-install.log" >&2; fail "helm install"; }
@@ -135,32 +140,52 @@ if [ "$until" = installed ]; then
   exit 0
 fi
 
-# --- our kubelet: the node that runs the pods (issue 22 item 3) ---
-# One call into its entry point: the operator-sim jar's `kubelet` command, a node agent against
-# this API server that runs the pods' containers from the images' file systems.
-start_kubelet() {
-  local jar=operator-sim/target/ragsearch-operator-sim.jar
-  # (a jar without the command may still answer --help with its own usage: look for the command's)
-  java -jar "$jar" kubelet --help 2>&1 | grep -q '^Usage: .*kubelet' \
-    || fail "our kubelet is not in this checkout yet ($jar has no 'kubelet' command; issue 22 item 3)"
-  setsid java -jar "$jar" kubelet --kubeconfig "$kubeconfig" --work-dir "$work/node" \
-      --image "$root/search-server/target/image.tar" --image "$root/operator/target/image.tar" \
-      >"$work/logs/kubelet.log" 2>&1 </dev/null &
-  kubelet_pid=$!
-  sleep 3
-  kill -0 "$kubelet_pid" 2>/dev/null || { tail -20 "$work/logs/kubelet.log" >&2; fail "the kubelet stopped at once"; }
-}
-start_kubelet
+# --- our kubelet: the node that runs the search service's pods (NodeAgentCommand, operator-sim) ---
+# It runs the search server's program (from its image where this machine can, else the plain
+# jar); it cannot run the operator's image, so the operator runs beside it (below).
+node_args=(--kubeconfig "$kubeconfig" --work-dir "$work/node" --server-jar "$root/search-server/target/ragsearch-server.jar")
+[ -f search-server/target/image.tar ] && node_args+=(--image "$root/search-server/target/image.tar")
+setsid java -cp operator-sim/target/ragsearch-operator-sim.jar io.ragsearch.operator.simulator.NodeAgentCommand \
+    "${node_args[@]}" >"$work/logs/node.log" 2>&1 </dev/null &
+kubelet_pid=$!
+for _ in $(seq 1 120); do
+  grep -q '^node .* ready' "$work/logs/node.log" && break
+  kill -0 "$kubelet_pid" 2>/dev/null || { tail -20 "$work/logs/node.log" >&2; fail "the node agent stopped"; }
+  sleep 1
+done
+grep -q '^node .* ready' "$work/logs/node.log" || fail "the node agent did not register within 2 minutes"
+say "$(grep -m1 '^node .* ready' "$work/logs/node.log")"
 
+# --- the operator: 2 replicas as the chart's ServiceAccount, leader election on the chart's Lease ---
+# Each replica is a process beside the plane with a token of the chart's ServiceAccount
+# (TokenRequest), so the chart's RBAC decides what it may do, as in a pod.
+token=$(kc -n "$NAMESPACE" create token "$RELEASE" --duration=2h)
+kc config view --raw -o jsonpath='{.clusters[0].cluster.certificate-authority-data}' | base64 -d >"$work/ca.crt"
+server=$(sed -n 's/^server=//p' "$work/plane/ready")
+sa_kubeconfig="$work/operator.kubeconfig"
+"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config set-cluster plane --server="$server" \
+    --certificate-authority="$work/ca.crt" --embed-certs=true >/dev/null
+"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config set-credentials operator --token="$token" >/dev/null
+"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config set-context operator --cluster=plane --user=operator >/dev/null
+"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config use-context operator >/dev/null
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+for replica in operator-a operator-b; do
+  KUBECONFIG="$sa_kubeconfig" WATCH_NAMESPACES="" POD_NAMESPACE="$NAMESPACE" POD_NAME="$replica" LEADER_ELECTION=true \
+    setsid java -jar operator/target/ragsearch-operator.jar run --health-port "$(free_port)" \
+    >"$work/logs/$replica.log" 2>&1 </dev/null &
+  operator_pids+=($!)
+done
 t=$(date +%s)
-kc -n "$NAMESPACE" rollout status deploy/"$RELEASE" --timeout=300s >&2 || fail "the operator's pods did not turn Ready"
-say "operator pods Ready in $(elapsed "$t")"
-for _ in $(seq 1 60); do
+for _ in $(seq 1 180); do
   holder=$(kc -n "$NAMESPACE" get lease "$LEASE" -o jsonpath='{.spec.holderIdentity}' 2>/dev/null || true)
   [ -n "$holder" ] && break
+  for pid in "${operator_pids[@]}"; do
+    kill -0 "$pid" 2>/dev/null || { tail -20 "$work"/logs/operator-*.log >&2; fail "an operator replica stopped"; }
+  done
   sleep 1
 done
 [ -n "$holder" ] || fail "no operator holds the Lease $LEASE"
+say "operator replicas started; the Lease taken in $(elapsed "$t")"
 echo "Leader (Lease $LEASE): $holder"
 
 # --- the example: its corpus ConfigMap and the RagSearch ---
