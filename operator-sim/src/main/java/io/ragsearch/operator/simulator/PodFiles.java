@@ -108,6 +108,9 @@ final class PodFiles {
         } else if (source.getConfigMap() != null) {
             var ref = source.getConfigMap();
             ConfigMap cm = client.configMaps().inNamespace(namespace).withName(ref.getName()).get();
+            if (cm == null && ROOT_CA.equals(ref.getName())) {
+                cm = rootCa(client);
+            }
             if (cm == null || cm.getData() == null) {
                 if (Boolean.TRUE.equals(ref.getOptional())) {
                     return;
@@ -140,6 +143,29 @@ final class PodFiles {
         } else {
             throw new IOException("projected volume: only serviceAccountToken, configMap and downwardAPI sources are simulated");
         }
+    }
+
+    /** The cluster's CA bundle, which the root-ca-cert-publisher controller puts into every namespace. */
+    static final String ROOT_CA = "kube-root-ca.crt";
+
+    /**
+     * Where that controller does not run (the testplane runs only the controllers the tests need):
+     * the CA the agent itself trusts for the API server, as that controller would publish it.
+     */
+    private static ConfigMap rootCa(KubernetesClient client) {
+        var config = client.getConfiguration();
+        String pem = null;
+        try {
+            if (config.getCaCertData() != null) {
+                pem = new String(Base64.getDecoder().decode(config.getCaCertData()), StandardCharsets.UTF_8);
+            } else if (config.getCaCertFile() != null) {
+                pem = Files.readString(Path.of(config.getCaCertFile()));
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            return null;
+        }
+        return pem == null ? null : new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName(ROOT_CA).endMetadata()
+                .addToData("ca.crt", pem).build();
     }
 
     private static void write(Path file, String value) throws IOException {
