@@ -6,6 +6,7 @@ import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.SearchService;
 import io.ragsearch.store.CorpusStore;
 import io.ragsearch.store.Database;
+import io.ragsearch.store.DatabaseProblem;
 import io.ragsearch.store.DatabaseSettings;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -32,7 +33,8 @@ public final class OfflineProjects {
             throws IOException {
         // The models stay open as long as the search: the process ends with the command.
         ProjectAssembly assembly = new ProjectAssembly(settings, phase -> { });
-        SearchService search = assembly.loadDirectoryProjects(into, new Metrics());
+        assembly.loadDirectoryProjects(into);
+        SearchService search = assembly.searchService(into, new Metrics());
         if (settings.database().isPresent()) {
             DatabaseSettings ref = settings.database().get();
             var builder = assembly.databaseProjects();
@@ -45,7 +47,7 @@ public final class OfflineProjects {
                     into.put(builder.build(store.read(name, 0).orElseThrow()));
                 }
             } catch (SQLException e) {
-                throw new IOException("cannot read the database " + Database.redact(ref.url()) + ": " + e.getMessage(), e);
+                throw new IOException("cannot read the database " + Database.redact(ref.url()) + ": " + DatabaseProblem.describe(e, ref.user()), e);
             }
         }
         return search;

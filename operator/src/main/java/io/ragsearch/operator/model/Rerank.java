@@ -18,7 +18,7 @@ public class Rerank {
     public IntOrString concurrency;
 
     @Min(0)
-    @Max(90)
+    @Max(SchemaBounds.HEADROOM_PERCENT_MAX)
     @JsonPropertyDescription("Share of the memory limit kept free (default 10).")
     public Integer headroomPercent;
 
