@@ -2,7 +2,6 @@ package io.ragsearch.eval;
 
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Document;
-import io.ragsearch.index.Analyzers;
 import io.ragsearch.index.Language;
 import io.ragsearch.query.Tokens;
 import io.ragsearch.search.Project;

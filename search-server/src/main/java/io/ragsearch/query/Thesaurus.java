@@ -97,8 +97,4 @@ public final class Thesaurus {
         Set<String> s = expansions.get(List.of(term));
         return s == null ? List.of() : new ArrayList<>(s);
     }
-
-    public int size() {
-        return expansions.size();
-    }
 }
