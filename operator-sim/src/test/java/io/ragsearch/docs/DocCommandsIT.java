@@ -88,7 +88,7 @@ class DocCommandsIT {
             coveredBy("podman load -i search-server/target/image\\.tar", SERVER_TESTS + "image/ServerImageIT.java", "\"load\""),
             coveredBy("java -jar operator-sim/target/ragsearch-operator-sim\\.jar -f examples/ragsearch\\.yaml --docs handbook-docs=examples/corpus/en",
                     "operator-sim/src/test/java/io/ragsearch/operator/playground/PlaygroundIT.java", "\"--docs\""),
-            coveredBy("scripts/kube-e2e\\.sh", "scripts/test-all.sh", "kube-e2e"),
+            coveredBy("scripts/kube-e2e\\.sh", "operator/src/test/java/io/ragsearch/operator/real/KubeE2eScriptIT.java", "scripts/kube-e2e.sh"),
             coveredBy("kubectl create configmap handbook-docs --from-file=examples/corpus/en/", "scripts/kube-e2e.sh",
                     "kubectl create configmap handbook-docs --from-file=examples/corpus/en/"),
             coveredBy("kubectl apply -f examples/ragsearch\\.yaml", "scripts/kube-e2e.sh", "kubectl apply -f examples/ragsearch.yaml"),
