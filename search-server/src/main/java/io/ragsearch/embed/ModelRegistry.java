@@ -22,22 +22,25 @@ public final class ModelRegistry implements AutoCloseable {
 
     private final Map<Key, CompletableFuture<LoadedModel>> models = new ConcurrentHashMap<>();
     private final AtomicInteger loads = new AtomicInteger();
+    private final RunGate gate = new RunGate("the models are closed");
 
     record Key(String source, String digest, SessionSettings settings) {
     }
 
     /** A session with the digest of the bytes it was made from and the settings it runs with. */
-    public record LoadedModel(String name, String digest, OrtSession session, SessionSettings settings) {
+    public record LoadedModel(String name, String digest, OrtSession session, SessionSettings settings, RunGate gate) {
 
         /** Runs the session with this model's run options (arena shrinkage in SHRINK mode). */
         public OrtSession.Result run(Map<String, ? extends OnnxTensor> inputs) throws OrtException {
-            if (settings.arena() != SessionSettings.Arena.SHRINK) {
-                return session.run(inputs);
-            }
-            try (OrtSession.RunOptions options = new OrtSession.RunOptions()) {
-                options.addRunConfigEntry("memory.enable_memory_arena_shrinkage", "cpu:0");
-                return session.run(inputs, options);
-            }
+            return NativeRuns.run(() -> gate.run(() -> {
+                if (settings.arena() != SessionSettings.Arena.SHRINK) {
+                    return session.run(inputs);
+                }
+                try (OrtSession.RunOptions options = new OrtSession.RunOptions()) {
+                    options.addRunConfigEntry("memory.enable_memory_arena_shrinkage", "cpu:0");
+                    return session.run(inputs, options);
+                }
+            }));
         }
     }
 
@@ -50,7 +53,7 @@ public final class ModelRegistry implements AutoCloseable {
         if (existing == null) {
             try {
                 loads.incrementAndGet();
-                mine.complete(new LoadedModel(files.name(), digest, createSession(file, settings), settings));
+                mine.complete(new LoadedModel(files.name(), digest, createSession(file, settings), settings, gate));
             } catch (OrtException | RuntimeException e) {
                 models.remove(key, mine); // a failed load may be retried
                 mine.completeExceptionally(e);
@@ -79,6 +82,8 @@ public final class ModelRegistry implements AutoCloseable {
 
     @Override
     public void close() {
+        // A session closed under a run in flight crashes the process: wait for the runs first.
+        gate.shut(NativeRuns.STOP_WAIT);
         for (CompletableFuture<LoadedModel> f : models.values()) {
             f.thenAccept(m -> {
                 try {

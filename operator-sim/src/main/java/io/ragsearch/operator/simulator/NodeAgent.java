@@ -261,7 +261,10 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void admit(Pod p) {
-        String ip = addresses.take();
+        List<Integer> ports = p.getSpec().getContainers().stream()
+                .flatMap(c -> c.getPorts() == null ? java.util.stream.Stream.empty() : c.getPorts().stream())
+                .map(io.fabric8.kubernetes.api.model.ContainerPort::getContainerPort).filter(java.util.Objects::nonNull).toList();
+        String ip = addresses.take(candidate -> AddressPool.portsFree(candidate, ports));
         SimPod pod = new SimPod(client, new SimPod.Identity(p.getMetadata().getNamespace(), p.getMetadata().getName(), ip),
                 p.getSpec(), launcher, cgroups, scheduler, settings.workDir());
         pods.put(p.getMetadata().getUid(), pod);

@@ -16,7 +16,10 @@ import java.util.Map;
 
 /**
  * A pod's volumes as directories on this machine: ConfigMap contents written out (one file per
- * key, as the kubelet does), emptyDirs as empty directories. Claims are not simulated.
+ * key, as the kubelet does), emptyDirs as empty directories, projected volumes (what the API
+ * server's ServiceAccount admission adds to a pod that does not opt out: a token from the
+ * TokenRequest API, the cluster's CA from a ConfigMap, the namespace) written file by file.
+ * Claims are not simulated.
  */
 final class PodFiles {
 
@@ -52,10 +55,10 @@ final class PodFiles {
         }
     }
 
-    static Map<String, Path> prepare(KubernetesClient client, String namespace, Iterable<Volume> volumes, Path podDir)
-            throws IOException {
+    static Map<String, Path> prepare(KubernetesClient client, String namespace, String podName,
+                                     io.fabric8.kubernetes.api.model.PodSpec spec, Path podDir) throws IOException {
         Map<String, Path> dirs = new HashMap<>();
-        for (Volume v : volumes) {
+        for (Volume v : spec.getVolumes() == null ? java.util.List.<Volume>of() : spec.getVolumes()) {
             Path dir = Files.createDirectories(podDir.resolve("volumes").resolve(v.getName()));
             if (v.getConfigMap() != null) {
                 ConfigMap cm = client.configMaps().inNamespace(namespace).withName(v.getConfigMap().getName()).get();
@@ -73,11 +76,100 @@ final class PodFiles {
                         Files.write(dir.resolve(e.getKey()), Base64.getDecoder().decode(e.getValue()));
                     }
                 }
+            } else if (v.getProjected() != null) {
+                for (var source : v.getProjected().getSources()) {
+                    project(client, namespace, podName, spec.getServiceAccountName(), source, dir);
+                }
             } else if (v.getEmptyDir() == null) {
-                throw new IOException("volume \"" + v.getName() + "\": only configMap and emptyDir volumes are simulated");
+                throw new IOException("volume \"" + v.getName() + "\": only configMap, emptyDir and projected volumes are simulated");
             }
             dirs.put(v.getName(), dir);
         }
         return dirs;
+    }
+
+    /** One source of a projected volume, written into its directory. */
+    private static void project(KubernetesClient client, String namespace, String podName, String serviceAccount,
+                                io.fabric8.kubernetes.api.model.VolumeProjection source, Path dir) throws IOException {
+        if (source.getServiceAccountToken() != null) {
+            var t = source.getServiceAccountToken();
+            var request = new io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder().withNewSpec()
+                    .withExpirationSeconds(t.getExpirationSeconds() == null ? 3607L : t.getExpirationSeconds())
+                    .withAudiences(t.getAudience() == null ? java.util.List.of() : java.util.List.of(t.getAudience()))
+                    .endSpec().build();
+            String token;
+            try {
+                token = client.serviceAccounts().inNamespace(namespace).withName(serviceAccount == null ? "default" : serviceAccount)
+                        .tokenRequest(request).getStatus().getToken();
+            } catch (RuntimeException e) {
+                throw new IOException("service account token for " + serviceAccount + ": " + e.getMessage(), e);
+            }
+            write(dir.resolve(t.getPath()), token);
+        } else if (source.getConfigMap() != null) {
+            var ref = source.getConfigMap();
+            ConfigMap cm = client.configMaps().inNamespace(namespace).withName(ref.getName()).get();
+            if (cm == null && ROOT_CA.equals(ref.getName())) {
+                cm = rootCa(client);
+            }
+            if (cm == null || cm.getData() == null) {
+                if (Boolean.TRUE.equals(ref.getOptional())) {
+                    return;
+                }
+                throw new IOException("configmap \"" + ref.getName() + "\" not found");
+            }
+            if (ref.getItems() == null || ref.getItems().isEmpty()) {
+                for (var e : cm.getData().entrySet()) {
+                    write(dir.resolve(e.getKey()), e.getValue());
+                }
+            } else {
+                for (var item : ref.getItems()) {
+                    String value = cm.getData().get(item.getKey());
+                    if (value == null) {
+                        throw new IOException("configmap \"" + ref.getName() + "\" has no key " + item.getKey());
+                    }
+                    write(dir.resolve(item.getPath()), value);
+                }
+            }
+        } else if (source.getDownwardAPI() != null) {
+            for (var item : source.getDownwardAPI().getItems()) {
+                String field = item.getFieldRef() == null ? null : item.getFieldRef().getFieldPath();
+                String value = switch (field == null ? "" : field) {
+                    case "metadata.namespace" -> namespace;
+                    case "metadata.name" -> podName;
+                    default -> throw new IOException("downwardAPI item " + item.getPath() + ": only metadata.namespace and metadata.name are simulated");
+                };
+                write(dir.resolve(item.getPath()), value);
+            }
+        } else {
+            throw new IOException("projected volume: only serviceAccountToken, configMap and downwardAPI sources are simulated");
+        }
+    }
+
+    /** The cluster's CA bundle, which the root-ca-cert-publisher controller puts into every namespace. */
+    static final String ROOT_CA = "kube-root-ca.crt";
+
+    /**
+     * Where that controller does not run (the testplane runs only the controllers the tests need):
+     * the CA the agent itself trusts for the API server, as that controller would publish it.
+     */
+    private static ConfigMap rootCa(KubernetesClient client) {
+        var config = client.getConfiguration();
+        String pem = null;
+        try {
+            if (config.getCaCertData() != null) {
+                pem = new String(Base64.getDecoder().decode(config.getCaCertData()), StandardCharsets.UTF_8);
+            } else if (config.getCaCertFile() != null) {
+                pem = Files.readString(Path.of(config.getCaCertFile()));
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            return null;
+        }
+        return pem == null ? null : new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName(ROOT_CA).endMetadata()
+                .addToData("ca.crt", pem).build();
+    }
+
+    private static void write(Path file, String value) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, value, StandardCharsets.UTF_8);
     }
 }

@@ -103,7 +103,7 @@ final class SimPod {
         try {
             if (volumes == null) {
                 Files.createDirectories(podDir);
-                volumes = PodFiles.prepare(client, namespace, spec.getVolumes(), podDir);
+                volumes = PodFiles.prepare(client, namespace, name, spec, podDir);
             }
             containers.runInit(spec.getInitContainers(), volumes,
                     init -> waiting("PodInitializing", "running init container " + init));

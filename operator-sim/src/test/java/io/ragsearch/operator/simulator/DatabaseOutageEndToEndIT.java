@@ -4,14 +4,10 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
-import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.Conditions;
-import io.ragsearch.operator.reconcile.MockCluster;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
-import io.ragsearch.operator.reconcile.RagSearchReconciler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,6 +47,7 @@ class DatabaseOutageEndToEndIT {
 
     static KubernetesClient client;
     static OperatorRuntime operator;
+    static MockLoop loop;
     static PodSimulator simulator;
     static SearchTraffic traffic;
     static String adminUrl;
@@ -69,28 +66,17 @@ class DatabaseOutageEndToEndIT {
         sql("CREATE DATABASE " + DATABASE);
         ingest();
 
-        MockCluster.quietMockServer();
-        MockCluster.installCrd(client);
-        simulator = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(),
-                Files.createTempDirectory("ragsearch-outage")));
-        simulator.start();
         // Settled reconciles every 3 s here (5 min by default), so the outage's start shows within the test.
-        operator = new OperatorRuntime(client, new HttpPodAdminClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(3), PodLayout.ADMIN_PORT), Set.of());
-        operator.start();
-        traffic = new SearchTraffic(client, NS, NAME);
+        loop = MockLoop.start(client, NS, NAME, Duration.ofSeconds(3));
+        simulator = loop.simulator;
+        operator = loop.operator;
+        traffic = loop.traffic;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (traffic != null) {
-            traffic.close();
-        }
-        if (simulator != null) {
-            simulator.close();
-        }
-        if (operator != null) {
-            operator.close();
+        if (loop != null) {
+            loop.close();
         }
         if (outageUrl != null) {
             pgCtl("start"); // in case an assertion left it stopped

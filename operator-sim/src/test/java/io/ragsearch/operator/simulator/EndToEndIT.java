@@ -17,7 +17,6 @@ import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.MockCluster;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
-import io.ragsearch.operator.reconcile.RagSearchReconciler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -30,7 +29,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -55,6 +53,7 @@ class EndToEndIT {
 
     static KubernetesClient client;
     static OperatorRuntime operator;
+    static MockLoop loop;
     static PodSimulator simulator;
     static SearchTraffic traffic;
     static final StringBuilder summary = new StringBuilder();
@@ -62,27 +61,17 @@ class EndToEndIT {
 
     @BeforeAll
     static void start() throws Exception {
-        MockCluster.quietMockServer();
-        MockCluster.installCrd(client);
-        simulator = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-e2e")));
-        simulator.start();
-        operator = new OperatorRuntime(client, new HttpPodAdminClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of());
-        operator.start();
-        traffic = new SearchTraffic(client, NS, NAME);
+        loop = MockLoop.start(client, NS, NAME, Duration.ofSeconds(30));
+        simulator = loop.simulator;
+        operator = loop.operator;
+        traffic = loop.traffic;
         note("memory limits: " + simulator.memoryLimits());
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (traffic != null) {
-            traffic.close();
-        }
-        if (simulator != null) {
-            simulator.close();
-        }
-        if (operator != null) {
-            operator.close();
+        if (loop != null) {
+            loop.close();
         }
         System.out.println("E2E SUMMARY\n" + summary);
     }

@@ -8,24 +8,19 @@ import io.ragsearch.operator.real.ControlPlane;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -47,16 +42,11 @@ class NodeAgentCommandIT {
         Process agent = new ProcessBuilder(java, "-cp", jar.toString(), NodeAgentCommand.class.getName(),
                 "--kubeconfig", plane.kubeconfigFile().toString(), "--server-jar", ServerJar.path().toString(),
                 "--work-dir", work.toString(), "--node", NODE)
+                .redirectOutput(work.resolve("agent.out").toFile()) // Process.destroy() would close a pipe before its last line is read
                 .redirectError(work.resolve("agent.log").toFile()).start();
         try (KubernetesClient admin = plane.adminClient()) {
-            BufferedReader out = new BufferedReader(new InputStreamReader(agent.getInputStream(), StandardCharsets.UTF_8));
-            String banner = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (java.io.IOException e) {
-                    return null;
-                }
-            }).get(120, TimeUnit.SECONDS);
+            String banner = await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> Files.readString(work.resolve("agent.out")), t -> !t.isEmpty() || !agent.isAlive()).lines().findFirst().orElse(null);
             assertTrue(banner != null && banner.startsWith("node " + NODE + " ready"), banner + " / " + Files.readString(work.resolve("agent.log")));
 
             long created = System.nanoTime();
@@ -88,9 +78,9 @@ class NodeAgentCommandIT {
             agent.destroy(); // SIGTERM
             assertTrue(agent.waitFor(60, TimeUnit.SECONDS), "the agent stops on SIGTERM");
             await().atMost(Duration.ofSeconds(30)).until(() -> all.stream().noneMatch(ProcessHandle::isAlive));
-            String last = out.readLine();
-            assertNotNull(last);
-            assertTrue(last.contains("0 pod process(es) left"), last);
+            List<String> lines = Files.readAllLines(work.resolve("agent.out"));
+            String last = lines.get(lines.size() - 1);
+            assertTrue(last.contains("node " + NODE + " stopped: 0 pod process(es) left"), last);
         } finally {
             agent.descendants().forEach(ProcessHandle::destroyForcibly);
             agent.destroyForcibly();

@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.VerificationStatus;
@@ -22,13 +21,11 @@ import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.MockCluster;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
-import io.ragsearch.operator.reconcile.RagSearchReconciler;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -66,32 +63,23 @@ class VerificationEndToEndIT {
 
     static KubernetesClient client;
     static OperatorRuntime operator;
+    static MockLoop loop;
     static PodSimulator simulator;
     static SearchTraffic traffic;
     static final StringBuilder summary = new StringBuilder();
 
     @BeforeAll
     static void start() throws Exception {
-        MockCluster.quietMockServer();
-        MockCluster.installCrd(client);
-        simulator = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-verify")));
-        simulator.start();
-        operator = new OperatorRuntime(client, new HttpPodAdminClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of());
-        operator.start();
-        traffic = new SearchTraffic(client, NS, NAME);
+        loop = MockLoop.start(client, NS, NAME, Duration.ofSeconds(30));
+        simulator = loop.simulator;
+        operator = loop.operator;
+        traffic = loop.traffic;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (traffic != null) {
-            traffic.close();
-        }
-        if (simulator != null) {
-            simulator.close();
-        }
-        if (operator != null) {
-            operator.close();
+        if (loop != null) {
+            loop.close();
         }
         System.out.println("VERIFICATION E2E SUMMARY\n" + summary);
     }
