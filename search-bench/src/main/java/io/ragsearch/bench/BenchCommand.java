@@ -226,7 +226,7 @@ public final class BenchCommand implements Callable<Integer> {
         try (ProjectIndex index = IndexBuilder.build(corpus, spec.language(), null, null)) {
             for (String q : spec.queries()) {
                 List<String> passages = new ArrayList<>();
-                for (RankedArticle r : index.lexical(index.analyze(q), 32)) {
+                for (RankedArticle r : index.lexical(index.queryAnalyzer().analyze(q), 32)) {
                     passages.add(index.article(r.position()).article().searchableText());
                 }
                 if (!passages.isEmpty()) {

@@ -2,8 +2,8 @@ package io.ragsearch.eval;
 
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Document;
-import io.ragsearch.index.Analyzers;
 import io.ragsearch.index.Language;
+import io.ragsearch.query.Tokens;
 import io.ragsearch.search.Project;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -100,7 +100,7 @@ public final class Bm25Baseline implements SearchBackend {
         List<ArticleRef> search(String query, int topK) throws IOException {
             BooleanQuery.Builder q = new BooleanQuery.Builder();
             // Two clauses a term: stay under Lucene's clause limit however many distinct words a query has.
-            for (String term : Analyzers.terms(analyzer, "body", query).stream().limit(IndexSearcher.getMaxClauseCount() / 2).toList()) {
+            for (String term : Tokens.terms(analyzer, "body", query).stream().limit(IndexSearcher.getMaxClauseCount() / 2).toList()) {
                 q.add(new TermQuery(new Term("title", term)), BooleanClause.Occur.SHOULD);
                 q.add(new TermQuery(new Term("body", term)), BooleanClause.Occur.SHOULD);
             }

@@ -5,6 +5,9 @@ import io.ragsearch.corpus.ArticleLabels;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.corpus.Document;
 import io.ragsearch.embed.TextEmbedder;
+import io.ragsearch.query.QueryAnalyzer;
+import io.ragsearch.query.Thesaurus;
+import io.ragsearch.query.Tokens;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,6 +23,7 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LogByteSizeMergePolicy;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.ByteBuffersDirectory;
 
 /** Builds a {@link ProjectIndex} from a corpus. Deleted articles are not indexed: they are never evidence. */
@@ -60,12 +64,12 @@ public final class IndexBuilder {
                     }
                     writer.addDocument(doc);
                     articles.add(new IndexedArticle(d, a));
-                    terms.add(new HashSet<>(Analyzers.terms(analyzer, ProjectIndex.FIELD_BODY, a.searchableText())));
+                    terms.add(new HashSet<>(Tokens.terms(analyzer, ProjectIndex.FIELD_BODY, a.searchableText())));
                 }
             }
             writer.forceMerge(1);
         }
-        DirectoryReader reader = DirectoryReader.open(directory);
+        IndexSearcher searcher = new IndexSearcher(DirectoryReader.open(directory));
         float[][] vectors = storedVectors;
         if (vectors == null && embedder != null) {
             vectors = embedder.embedPassages(articles.stream().map(ia -> embeddingText(ia)).toList());
@@ -73,7 +77,11 @@ public final class IndexBuilder {
         if (vectors != null && vectors.length != articles.size()) {
             throw new IOException("stored embeddings (" + vectors.length + ") do not match live articles (" + articles.size() + ")");
         }
-        return new ProjectIndex(language, analyzer, bigrams, Thesaurus.builtin(language, analyzer), reader, articles, terms, vectors);
+        // English has no built-in thesaurus: its paraphrases are the embedding model's job.
+        Thesaurus thesaurus = language == Language.KOREAN ? Thesaurus.builtinKorean(analyzer) : Thesaurus.empty();
+        QueryAnalyzer queries = new QueryAnalyzer(analyzer, bigrams, thesaurus, articles.stream().map(IndexedArticle::document).toList(),
+                new IndexStatistics(searcher));
+        return new ProjectIndex(language, queries, searcher, articles, terms, vectors);
     }
 
     /**

@@ -2,17 +2,15 @@ package io.ragsearch.index;
 
 import io.ragsearch.corpus.ArticleLabels;
 import io.ragsearch.embed.Vectors;
+import io.ragsearch.query.CorpusStatistics;
+import io.ragsearch.query.QueryAnalyzer;
+import io.ragsearch.query.QueryTerms;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -26,19 +24,18 @@ import org.apache.lucene.search.TermQuery;
 /**
  * The searchable form of one project's corpus: a Lucene index (BM25) over the live articles,
  * their embeddings when the vector leg is on, and each article's analysed terms for the
- * relevance gate. Immutable once built; a new corpus version gets a new instance.
+ * relevance gate; it scores analysed queries ({@link QueryAnalyzer} reads them, with this
+ * index's statistics). Immutable once built; a new corpus version gets a new instance.
  */
 public final class ProjectIndex implements AutoCloseable {
 
     static final String FIELD_TITLE = "title";
-    static final String FIELD_BODY = "body";
+    static final String FIELD_BODY = CorpusStatistics.BODY_FIELD;
     static final String FIELD_LABEL = "label";
     static final String FIELD_DOCUMENT = "document";
-    static final String FIELD_BODY_BIGRAM = "body2";
+    static final String FIELD_BODY_BIGRAM = CorpusStatistics.BIGRAM_FIELD;
     static final String FIELD_TITLE_BIGRAM = "title2";
 
-    private static final Pattern KOREAN_LABEL = Pattern.compile("제\\s*\\d+\\s*조(?:\\s*의\\s*\\d+)?");
-    private static final Pattern ENGLISH_LABEL = Pattern.compile("(?i)\\b(?:article|section)\\s+\\d+(?:-\\d+)?[a-z]?\\b");
     /*
      * Lexical weights, each chosen on the Korean dev set (eval/ko-statutes-dev.yaml) and checked
      * on the held-out set; docs/benchmarks.md has every step's figures.
@@ -68,34 +65,21 @@ public final class ProjectIndex implements AutoCloseable {
      * at the cost of 1 of its 66 answerable ones.
      */
     static final double UNKNOWN_CONCEPT_FACTOR = 2.0 / 3;
-    /**
-     * Terms of one query that count: a 1000-character query can hold hundreds of distinct
-     * terms, and Lucene refuses a query of more than 1024 clauses (several per term here).
-     */
-    static final int MAX_QUERY_TERMS = 64;
 
     private final Language language;
-    private final Analyzer analyzer;
-    private final Analyzer bigramAnalyzer;
-    private final Thesaurus thesaurus;
-    private final DirectoryReader reader;
+    private final QueryAnalyzer queryAnalyzer;
     private final IndexSearcher searcher;
     private final List<IndexedArticle> articles;
     private final List<Set<String>> termsByArticle;
-    private final List<NamedDocument> namedDocuments;
     private final float[][] vectors;
 
-    ProjectIndex(Language language, Analyzer analyzer, Analyzer bigramAnalyzer, Thesaurus thesaurus, DirectoryReader reader,
-                 List<IndexedArticle> articles, List<Set<String>> termsByArticle, float[][] vectors) {
+    ProjectIndex(Language language, QueryAnalyzer queryAnalyzer, IndexSearcher searcher, List<IndexedArticle> articles,
+                 List<Set<String>> termsByArticle, float[][] vectors) {
         this.language = language;
-        this.analyzer = analyzer;
-        this.bigramAnalyzer = bigramAnalyzer;
-        this.thesaurus = thesaurus;
-        this.reader = reader;
-        this.searcher = new IndexSearcher(reader);
+        this.queryAnalyzer = queryAnalyzer;
+        this.searcher = searcher;
         this.articles = List.copyOf(articles);
         this.termsByArticle = List.copyOf(termsByArticle);
-        this.namedDocuments = NamedDocument.of(articles);
         this.vectors = vectors;
     }
 
@@ -115,77 +99,9 @@ public final class ProjectIndex implements AutoCloseable {
         return vectors != null;
     }
 
-    /** The query as the lexical leg and the gate see it: informative terms, labels and documents named, bigrams. */
-    public QueryTerms analyze(String query) {
-        List<QueryTerms.Slot> labels = new ArrayList<>();
-        String rest = query;
-        for (Pattern p : new Pattern[] {KOREAN_LABEL, ENGLISH_LABEL}) {
-            Matcher m = p.matcher(rest);
-            while (m.find()) {
-                String label = ArticleLabels.normalize(m.group());
-                labels.add(new QueryTerms.Slot(label, idf(FIELD_LABEL, label), List.of()));
-            }
-            // A label is matched as a whole; its pieces ("16", "조") are no evidence on their own.
-            rest = m.replaceAll(" ");
-        }
-        Set<String> documents = new LinkedHashSet<>();
-        int namedArticles = 0;
-        for (NamedDocument d : namedDocuments) {
-            Matcher m = d.pattern().matcher(rest);
-            if (m.find()) {
-                documents.add(d.id());
-                namedArticles += d.articles();
-                // The title is matched as a document; its words ("근로", "기준") would otherwise count against articles.
-                rest = m.replaceAll(" ");
-            }
-        }
-        List<QueryWords.Word> words = QueryWords.of(analyzer, FIELD_BODY, rest);
-        List<QueryTerms.Slot> slots = new ArrayList<>();
-        Set<String> seen = new LinkedHashSet<>();
-        for (QueryWords.Word w : words) {
-            if (w.informative() && seen.add(w.term()) && slots.size() < MAX_QUERY_TERMS) {
-                slots.add(new QueryTerms.Slot(w.term(), idf(FIELD_BODY, w.term()), thesaurus.alternatives(w.term())));
-            }
-        }
-        List<String> terms = slots.stream().map(QueryTerms.Slot::term).toList();
-        List<String> expansions = new ArrayList<>(thesaurus.expand(terms));
-        List<String> bigrams = bigramAnalyzer == null ? List.of()
-                : Analyzers.termList(bigramAnalyzer, FIELD_BODY_BIGRAM, QueryWords.informativeSpans(rest, words));
-        double documentIdf = documents.isEmpty() ? 0 : Math.log(1 + reader.numDocs() / (double) Math.max(1, namedArticles));
-        List<String> unknown = new ArrayList<>();
-        if (bigramAnalyzer != null) {
-            for (QueryWords.Compound c : QueryWords.compounds(rest, words)) {
-                if (unknown.size() < MAX_QUERY_TERMS && thesaurus.expand(c.terms()).isEmpty() && !written(c.text())) {
-                    unknown.add(c.text());
-                }
-            }
-        }
-        return new QueryTerms(slots, labels, documents, documentIdf, cap(bigrams), cap(expansions), unknown);
-    }
-
-    /** Whether some article title or body holds this text as written (its bigrams in a row). */
-    private boolean written(String text) {
-        List<String> grams = Analyzers.tokenList(bigramAnalyzer, FIELD_BODY_BIGRAM, text);
-        if (grams.isEmpty()) {
-            return true;
-        }
-        try {
-            BooleanQuery.Builder either = new BooleanQuery.Builder();
-            for (String field : new String[] {FIELD_BODY_BIGRAM, FIELD_TITLE_BIGRAM}) {
-                PhraseQuery.Builder phrase = new PhraseQuery.Builder();
-                for (int i = 0; i < grams.size(); i++) {
-                    phrase.add(new Term(field, grams.get(i)), i);
-                }
-                either.add(phrase.build(), BooleanClause.Occur.SHOULD);
-            }
-            return searcher.count(either.build()) > 0;
-        } catch (IOException e) {
-            throw new UncheckedIOException("in-memory index read failed", e);
-        }
-    }
-
-    private static List<String> cap(List<String> terms) {
-        return terms.size() <= MAX_QUERY_TERMS ? terms : terms.subList(0, MAX_QUERY_TERMS);
+    /** How questions to this corpus version are read (its statistics and named documents are this index's). */
+    public QueryAnalyzer queryAnalyzer() {
+        return queryAnalyzer;
     }
 
     public List<RankedArticle> lexical(QueryTerms query, int limit) {
@@ -215,12 +131,11 @@ public final class ProjectIndex implements AutoCloseable {
         for (String id : query.documents()) {
             builder.add(boost(new TermQuery(new Term(FIELD_DOCUMENT, id)), NAMED_DOCUMENT_BOOST), BooleanClause.Occur.SHOULD);
         }
-        if (bigramAnalyzer != null) {
-            for (String b : query.bigrams()) {
-                builder.add(boost(new TermQuery(new Term(FIELD_BODY_BIGRAM, b)), BIGRAM_WEIGHT), BooleanClause.Occur.SHOULD);
-                builder.add(boost(new TermQuery(new Term(FIELD_TITLE_BIGRAM, b)), BIGRAM_WEIGHT * TITLE_BOOST),
-                        BooleanClause.Occur.SHOULD);
-            }
+        // Empty where the project has no bigram fields (English).
+        for (String b : query.bigrams()) {
+            builder.add(boost(new TermQuery(new Term(FIELD_BODY_BIGRAM, b)), BIGRAM_WEIGHT), BooleanClause.Occur.SHOULD);
+            builder.add(boost(new TermQuery(new Term(FIELD_TITLE_BIGRAM, b)), BIGRAM_WEIGHT * TITLE_BOOST),
+                    BooleanClause.Occur.SHOULD);
         }
         return run(builder.build(), limit);
     }
@@ -294,27 +209,13 @@ public final class ProjectIndex implements AutoCloseable {
         return c * Math.pow(UNKNOWN_CONCEPT_FACTOR, query.unknownConcepts().size());
     }
 
-    /** BM25's IDF; a term the corpus lacks counts as the rarest possible term, not infinitely rare. */
-    private double idf(String field, String term) {
-        try {
-            int n = reader.numDocs();
-            int df = Math.max(1, reader.docFreq(new Term(field, term)));
-            return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        } catch (IOException e) {
-            throw new UncheckedIOException("in-memory index read failed", e);
-        }
-    }
-
     @Override
     public void close() {
         try {
-            reader.close();
+            searcher.getIndexReader().close();
         } catch (IOException e) {
             // in-memory: nothing to recover
         }
-        analyzer.close();
-        if (bigramAnalyzer != null) {
-            bigramAnalyzer.close();
-        }
+        queryAnalyzer.close();
     }
 }

@@ -165,7 +165,7 @@ public final class DatabaseSync implements AutoCloseable {
                 continue;
             }
             long t0 = System.nanoTime();
-            Optional<StoredProject> stored = store.read(name, 0);
+            Optional<StoredProject> stored = store.read(name);
             if (stored.isEmpty()) {
                 continue;
             }

@@ -23,12 +23,8 @@ public interface Reranker {
     /** ONNX Runtime arena mode the session runs with (recorded with every calibration). */
     String arenaMode();
 
-    /** Relevance per passage in [0, 1] (probability for a trained cross-encoder). */
-    default float[] score(String query, List<String> passages) {
-        return run(encode(query, passages));
-    }
-
     PairBatch encode(String query, List<String> passages);
 
+    /** Relevance per passage in [0, 1] (probability for a trained cross-encoder); callers go through {@link RerankLimiter}. */
     float[] run(PairBatch batch);
 }

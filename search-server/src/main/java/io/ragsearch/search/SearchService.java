@@ -4,8 +4,8 @@ import io.ragsearch.corpus.Article;
 import io.ragsearch.embed.TextEmbedder;
 import io.ragsearch.index.IndexedArticle;
 import io.ragsearch.index.ProjectIndex;
-import io.ragsearch.index.QueryTerms;
 import io.ragsearch.index.RankedArticle;
+import io.ragsearch.query.QueryTerms;
 import io.ragsearch.rerank.RerankLimiter;
 import io.ragsearch.rerank.Reranker;
 import java.util.ArrayList;
@@ -61,7 +61,7 @@ public final class SearchService {
         ProjectIndex index = project.index();
         RetrievalMode mode = project.mode();
 
-        QueryTerms terms = index.analyze(q);
+        QueryTerms terms = index.queryAnalyzer().analyze(q);
         float[] queryVector = mode.usesVectors() ? embedder.get().embedQuery(q) : null;
         List<RankedArticle> lexical = mode.usesLexical() ? index.lexical(terms, limits.legDepth()) : List.of();
         List<RankedArticle> vector = queryVector != null ? index.vector(queryVector, limits.legDepth()) : List.of();

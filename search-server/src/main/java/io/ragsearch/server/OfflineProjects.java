@@ -44,7 +44,7 @@ public final class OfflineProjects {
                     if (!wanted.test(name)) {
                         continue;
                     }
-                    into.put(builder.build(store.read(name, 0).orElseThrow()));
+                    into.put(builder.build(store.read(name).orElseThrow()));
                 }
             } catch (SQLException e) {
                 throw new IOException("cannot read the database " + Database.redact(ref.url()) + ": " + DatabaseProblem.describe(e, ref.user()), e);

@@ -45,18 +45,16 @@ public final class CorpusStore {
 
     /**
      * One project, consistently (one REPEATABLE READ transaction). Articles without a body and
-     * embeddings of the wrong length are reported and left out.
-     *
-     * @param dimension the embedding size expected; 0 or less: the size of the first stored
-     *                  embedding (the model check happens when the project is built)
+     * embeddings whose length differs from the first live one stored are reported and left out
+     * (whether that length fits the model is checked when the project is built).
      */
-    public Optional<StoredProject> read(String project, int dimension) throws SQLException {
+    public Optional<StoredProject> read(String project) throws SQLException {
         try (Connection c = db.connection()) {
             c.setAutoCommit(false);
             c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             c.setReadOnly(true);
             try {
-                return Optional.ofNullable(read(c, project, dimension));
+                return Optional.ofNullable(read(c, project));
             } finally {
                 c.rollback();
                 c.setReadOnly(false);
@@ -65,7 +63,7 @@ public final class CorpusStore {
         }
     }
 
-    private static StoredProject read(Connection c, String project, int dimension) throws SQLException {
+    private static StoredProject read(Connection c, String project) throws SQLException {
         String description;
         long version;
         try (PreparedStatement p = c.prepareStatement("SELECT description, corpus_version FROM projects WHERE name = ?")) {
@@ -93,7 +91,7 @@ public final class CorpusStore {
         String model = null;
         String digest = null;
         boolean anyVector = false;
-        int[] expected = {0};
+        int dimension = 0; // the first live embedding's length; the others must match it
         try (PreparedStatement p = c.prepareStatement("SELECT document, ordinal, label, title, body, deleted, embedding, "
                 + "embedding_model, embedding_digest FROM articles WHERE project = ? ORDER BY document, ordinal")) {
             p.setString(1, project);
@@ -117,14 +115,13 @@ public final class CorpusStore {
                         problems.add(where + ": no body, skipped");
                         continue;
                     }
-                    if (!deleted && dimension <= 0 && embedding != null && expected[0] <= 0) {
-                        expected[0] = embedding.length / Float.BYTES;
+                    if (!deleted && embedding != null && dimension <= 0) {
+                        dimension = embedding.length / Float.BYTES;
                     }
-                    int dim = dimension > 0 ? dimension : expected[0];
                     if (!deleted && embedding != null) {
-                        if (embedding.length != dim * Float.BYTES) {
+                        if (embedding.length != dimension * Float.BYTES) {
                             problems.add(where + ": embedding of " + embedding.length / Float.BYTES + " values, expected "
-                                    + dim + ", skipped");
+                                    + dimension + ", skipped");
                             continue;
                         }
                         anyVector = true;

@@ -50,7 +50,7 @@ class CrossEncoderTest {
             assertTrue(r.digest().startsWith("sha256:"));
             String q = "annual leave";
             List<String> passages = List.of("leave", "fifteen days of paid annual leave every year", "x y");
-            float[] scores = r.score(q, passages);
+            float[] scores = r.run(r.encode(q, passages));
             for (int i = 0; i < passages.size(); i++) {
                 assertEquals(TinyCrossEncoderModel.expectedScore(passageTokens(r, q, passages.get(i)), false), scores[i], 1e-6,
                         passages.get(i));
@@ -63,7 +63,7 @@ class CrossEncoderTest {
     void twoClassLogitsTakeThePositiveClass() throws IOException {
         try (ModelRegistry registry = new ModelRegistry()) {
             Reranker r = load(true, null, registry);
-            float[] scores = r.score("q", List.of("one two three four five six seven eight nine ten"));
+            float[] scores = r.run(r.encode("q", List.of("one two three four five six seven eight nine ten")));
             assertEquals(TinyCrossEncoderModel.expectedScore(passageTokens(r, "q", "one two three four five six seven eight nine ten"), true),
                     scores[0], 1e-6);
         }
@@ -77,7 +77,7 @@ class CrossEncoderTest {
             PairBatch b = r.encode(query, List.of("word ".repeat(100)));
             assertEquals(16, b.width());
             assertEquals(16 - 7, passageTokens(r, query, "word ".repeat(100)));
-            assertEquals(TinyCrossEncoderModel.expectedScore(9, false), r.score(query, List.of("word ".repeat(100)))[0], 1e-6);
+            assertEquals(TinyCrossEncoderModel.expectedScore(9, false), r.run(r.encode(query, List.of("word ".repeat(100))))[0], 1e-6);
         }
     }
 
@@ -100,7 +100,7 @@ class CrossEncoderTest {
             List<Long> expected = java.util.stream.Stream.of("<s>", "▁근로", "▁시간", "</s>", "</s>", "▁근로", "자는", "▁연차", "▁유급", "</s>")
                     .map(p -> (long) UnigramTokenizerJson.id(p)).toList();
             assertEquals(expected, java.util.Arrays.stream(b.ids()[0]).boxed().toList(), "the passage is cut, the query kept");
-            float[] scores = r.score("근로 시간", List.of("근로자는 연차 유급 휴가를 받는다", "휴가"));
+            float[] scores = r.run(r.encode("근로 시간", List.of("근로자는 연차 유급 휴가를 받는다", "휴가")));
             assertEquals(TinyCrossEncoderModel.expectedScore(10, false), scores[0], 1e-6);
             assertEquals(TinyCrossEncoderModel.expectedScore(7, false), scores[1], 1e-6, "<s> ▁근로 ▁시간 </s></s> ▁휴가 </s>");
         }

@@ -35,7 +35,7 @@ class SharedSessionTest {
                     List.of("Remote work up to two days a week.", "Gifts above 50,000 won must be reported."));
             List<float[]> serial = new ArrayList<>();
             for (List<String> passages : inputs) {
-                serial.add(standIn.score("annual leave days", passages));
+                serial.add(standIn.run(standIn.encode("annual leave days", passages)));
             }
             ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
@@ -45,7 +45,7 @@ class SharedSessionTest {
                     for (List<String> passages : inputs) {
                         parallel.add(pool.submit(() -> {
                             start.await();
-                            return standIn.score("annual leave days", passages);
+                            return standIn.run(standIn.encode("annual leave days", passages));
                         }));
                     }
                     start.countDown();

@@ -41,7 +41,7 @@ class IngestIT {
             assertEquals(2, again.unchanged());
             assertEquals(1L, again.version());
 
-            StoredProject stored = new CorpusStore(db).read(project, 0).orElseThrow();
+            StoredProject stored = new CorpusStore(db).read(project).orElseThrow();
             assertEquals(List.of("leave", "travel"), stored.corpus().documents().stream().map(Document::id).toList());
             assertEquals(new CorpusLoader(false).load(project, dir).corpus().documents(), stored.corpus().documents(),
                     "documents and articles come back exactly as the loader made them");
@@ -58,13 +58,13 @@ class IngestIT {
             Ingester.Report removed = ingest(db, project, true);
             assertEquals(1, removed.removed());
             assertEquals(3L, removed.version());
-            assertEquals(List.of("travel"), new CorpusStore(db).read(project, 0).orElseThrow().corpus().documents().stream()
+            assertEquals(List.of("travel"), new CorpusStore(db).read(project).orElseThrow().corpus().documents().stream()
                     .map(Document::id).toList());
 
             // Dropping embeddings rewrites every document: stored vectors must match what serve will use.
             Ingester.Report lexical = ingest(db, project, false);
             assertEquals(1, lexical.updated());
-            assertNull(new CorpusStore(db).read(project, 0).orElseThrow().vectors());
+            assertNull(new CorpusStore(db).read(project).orElseThrow().vectors());
         }
     }
 
@@ -86,7 +86,7 @@ class IngestIT {
         try (Database db = TestDatabase.open()) {
             Ingester.Report r = new Ingester(db).ingest(loaded.corpus(), "test", dir.toString(), null);
             assertEquals(2, r.added());
-            StoredProject stored = new CorpusStore(db).read(project, 0).orElseThrow();
+            StoredProject stored = new CorpusStore(db).read(project).orElseThrow();
             assertEquals(List.of("dup", "good"), stored.corpus().documents().stream().map(Document::id).toList());
             assertTrue(stored.corpus().documents().get(0).articles().get(0).body().contains("First text"));
         } finally {
@@ -102,7 +102,7 @@ class IngestIT {
             ingest(db, project, true);
             TestDatabase.execute("UPDATE articles SET body = '' WHERE project = '" + project + "' AND label = 'Article 2'");
             TestDatabase.execute("UPDATE articles SET embedding = '\\x00000000'::bytea WHERE project = '" + project + "' AND label = 'Article 3'");
-            StoredProject stored = new CorpusStore(db).read(project, 0).orElseThrow();
+            StoredProject stored = new CorpusStore(db).read(project).orElseThrow();
             assertEquals(List.of("Article 1"), stored.corpus().documents().get(0).articles().stream().map(a -> a.label()).toList());
             assertEquals(1, stored.vectors().length, "vectors stay aligned with the articles kept");
             String problems = String.join("\n", stored.problems());

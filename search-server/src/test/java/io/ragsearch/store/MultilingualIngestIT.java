@@ -71,7 +71,7 @@ class MultilingualIngestIT {
             try (Database db = TestDatabase.open();
                  TextEmbedder e5 = embedder(files, "passage: ");
                  TextEmbedder noPrefix = embedder(files, "")) {
-                StoredProject stored = new CorpusStore(db).read(project, 0).orElseThrow();
+                StoredProject stored = new CorpusStore(db).read(project).orElseThrow();
                 assertEquals(e5.digest(), stored.embeddingDigest());
                 assertTrue(stored.embeddingDigest().endsWith("+passagePrefix=\"passage: \""), stored.embeddingDigest());
                 Document d = stored.corpus().documents().get(0);
@@ -96,7 +96,7 @@ class MultilingualIngestIT {
             assertTrue(again.contains("0 added, 1 updated"), again);
             try (Database db = TestDatabase.open()) {
                 assertEquals(ModelFiles.digestOf(model.resolve("model.onnx")),
-                        new CorpusStore(db).read(project, 0).orElseThrow().embeddingDigest());
+                        new CorpusStore(db).read(project).orElseThrow().embeddingDigest());
             }
         } finally {
             TestDatabase.execute("DELETE FROM projects WHERE name = '" + project + "'");

@@ -1,4 +1,4 @@
-package io.ragsearch.index;
+package io.ragsearch.query;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

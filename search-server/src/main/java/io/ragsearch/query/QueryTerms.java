@@ -1,4 +1,4 @@
-package io.ragsearch.index;
+package io.ragsearch.query;
 
 import java.util.List;
 import java.util.Set;

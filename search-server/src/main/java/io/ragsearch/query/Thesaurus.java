@@ -1,4 +1,4 @@
-package io.ragsearch.index;
+package io.ragsearch.query;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -35,11 +35,8 @@ public final class Thesaurus {
         return new Thesaurus(Map.of());
     }
 
-    /** The built-in rules for a language (Korean has some; English relies on its embedding model). */
-    public static Thesaurus builtin(Language language, Analyzer analyzer) {
-        if (language != Language.KOREAN) {
-            return empty();
-        }
+    /** The built-in Korean rules, analysed with the project's Korean analyzer. */
+    public static Thesaurus builtinKorean(Analyzer analyzer) {
         try (InputStream in = Thesaurus.class.getResourceAsStream(BUILTIN_KOREAN)) {
             if (in == null) {
                 throw new IllegalStateException("the built-in thesaurus " + BUILTIN_KOREAN + " is missing from the jar");
@@ -61,10 +58,10 @@ public final class Thesaurus {
             if (arrow < 0) {
                 throw new IllegalArgumentException("thesaurus rule without '=>': " + line);
             }
-            List<String> targets = Analyzers.termList(analyzer, ProjectIndex.FIELD_BODY, line.substring(arrow + 2));
+            List<String> targets = Tokens.termList(analyzer, CorpusStatistics.BODY_FIELD, line.substring(arrow + 2));
             for (String word : line.substring(0, arrow).split(",")) {
                 // A left side analysed to several terms ("쉬는시간" → 쉬, 시간) matches when all of them occur.
-                List<String> keys = Analyzers.termList(analyzer, ProjectIndex.FIELD_BODY, word);
+                List<String> keys = Tokens.termList(analyzer, CorpusStatistics.BODY_FIELD, word);
                 if (keys.isEmpty()) {
                     continue;
                 }
@@ -99,9 +96,5 @@ public final class Thesaurus {
     public List<String> alternatives(String term) {
         Set<String> s = expansions.get(List.of(term));
         return s == null ? List.of() : new ArrayList<>(s);
-    }
-
-    public int size() {
-        return expansions.size();
     }
 }

@@ -1,5 +1,6 @@
-package io.ragsearch.index;
+package io.ragsearch.query;
 
+import io.ragsearch.corpus.Document;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,12 +18,13 @@ record NamedDocument(String id, Pattern pattern, int articles) {
     /** Nobody types a longer title into a question (queries are at most 1000 characters); a huge title would make a huge pattern. */
     private static final int MAX_TITLE_CHARS = 100;
 
-    static List<NamedDocument> of(List<IndexedArticle> articles) {
+    /** @param documentOfEachArticle the document of each live article: a document's count is its live articles */
+    static List<NamedDocument> of(List<Document> documentOfEachArticle) {
         Map<String, String> titles = new LinkedHashMap<>();
         Map<String, Integer> counts = new LinkedHashMap<>();
-        for (IndexedArticle a : articles) {
-            titles.putIfAbsent(a.document().id(), a.document().title());
-            counts.merge(a.document().id(), 1, Integer::sum);
+        for (Document d : documentOfEachArticle) {
+            titles.putIfAbsent(d.id(), d.title());
+            counts.merge(d.id(), 1, Integer::sum);
         }
         List<NamedDocument> out = new ArrayList<>();
         titles.forEach((id, title) -> {

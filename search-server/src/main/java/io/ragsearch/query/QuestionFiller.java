@@ -1,4 +1,4 @@
-package io.ragsearch.index;
+package io.ragsearch.query;
 
 import java.util.Set;
 import org.apache.lucene.analysis.ko.POS;
@@ -7,7 +7,7 @@ import org.apache.lucene.analysis.ko.POS;
  * Words that make a sentence a question but say nothing about its subject: "며칠", "어떻게",
  * "무엇", "하나요", "알려주세요". Removed from queries only (never from the index), so they
  * neither rank articles nor lower an article's evidence. English question words are stop words
- * of the English analyzer already (see {@link Analyzers}).
+ * of the English analyzer already (see {@code io.ragsearch.index.Analyzers}).
  */
 final class QuestionFiller {
 
