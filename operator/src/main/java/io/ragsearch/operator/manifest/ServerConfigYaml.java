@@ -101,9 +101,12 @@ public final class ServerConfigYaml {
         return new ServerSettings.Source(PodLayout.CORPUS_DIR + "/" + p.name, CONFIGMAP_INCLUDE, null);
     }
 
-    /** Built-in by name, otherwise the directory below RAGSEARCH_MODEL_DIR that the pod mounts or fetches into. */
+    /**
+     * Built-in by name, otherwise the directory below RAGSEARCH_MODEL_DIR that the pod mounts or fetches into;
+     * maxSeqLen is passed on (the server cuts passages and queries there), the other vector settings keep the server's defaults.
+     */
     private static ServerSettings.ModelRef embedding(ModelSource m) {
-        return new ServerSettings.ModelRef(m.builtin, m.builtin == null ? "embedding" : null, null, null, null,
+        return new ServerSettings.ModelRef(m.builtin, m.builtin == null ? "embedding" : null, null, null, m.maxSeqLen,
                 null, null, null);
     }
 
