@@ -7,9 +7,13 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.ragsearch.contract.settings.Bounds;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Rerank {
+    /** Ten minutes: a search waiting longer for a rerank slot has long lost its caller. SpecCheck applies it too (render). */
+    public static final int QUEUE_TIMEOUT_MAX_MILLIS = 600_000;
+
     @ValidationRule(value = "type(self) == int ? self >= 1 : self == 'auto'",
             message = "concurrency is auto or a whole number of at least 1")
     @Size(max = 8)
@@ -26,12 +30,12 @@ public class Rerank {
     public Boolean force;
 
     @Min(1)
-    @Max(64)
+    @Max(Bounds.INTRA_OP_THREADS_MAX)
     @JsonPropertyDescription("ONNX Runtime threads per rerank run (default 1); the CPU cap divides the CPU limit by it.")
     public Integer intraOpThreads;
 
     @Min(1)
-    @Max(600000)
+    @Max(QUEUE_TIMEOUT_MAX_MILLIS)
     @JsonPropertyDescription("How long a search waits for a rerank slot before a retryable busy error (default 1000: short, so a client under load hears at once that it should retry).")
     public Integer queueTimeoutMillis;
 }

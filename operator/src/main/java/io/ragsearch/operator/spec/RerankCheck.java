@@ -38,8 +38,9 @@ final class RerankCheck {
             problems.add("spec.rerank.intraOpThreads must be in [1, " + io.ragsearch.contract.settings.Bounds.INTRA_OP_THREADS_MAX
                     + "], got " + intraOp);
         }
-        if (rerank.queueTimeoutMillis != null && rerank.queueTimeoutMillis < 1) {
-            problems.add("spec.rerank.queueTimeoutMillis must be at least 1, got " + rerank.queueTimeoutMillis);
+        if (rerank.queueTimeoutMillis != null && (rerank.queueTimeoutMillis < 1 || rerank.queueTimeoutMillis > Rerank.QUEUE_TIMEOUT_MAX_MILLIS)) {
+            problems.add("spec.rerank.queueTimeoutMillis must be in [1, " + Rerank.QUEUE_TIMEOUT_MAX_MILLIS + "], got "
+                    + rerank.queueTimeoutMillis);
         }
         return new CheckedSpec.RerankSettings(request, requested, headroom, intraOp);
     }
