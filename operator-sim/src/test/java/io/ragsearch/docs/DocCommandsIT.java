@@ -47,9 +47,9 @@ class DocCommandsIT {
             coveredBy("scripts/model/fetch-e5\\.sh", "scripts/test-all.sh", "scripts/model/fetch-e5.sh"),
             coveredBy("mvn -q -B -DskipTests package", "scripts/test-all.sh", "mvn -B -ntp verify"),
             coveredBy("scripts/build-images\\.sh", "scripts/test-all.sh", "-Pimages"),
-            coveredBy("mvn -B -ntp -pl search-server -Dtest=BadInputCatalogueIT test", SERVER_TESTS + "mcp/BadInputCatalogueIT.java", "class BadInputCatalogueIT"),
-            coveredBy("mvn -B -ntp -pl operator -am -Dtest=RenderBadInputCatalogueTest .*", "operator/src/test/java/io/ragsearch/operator/cli/RenderBadInputCatalogueTest.java", "class RenderBadInputCatalogueTest"),
-            outside("mvn .*-Djqwik\\.tries\\.default=200000 verify",
+            coveredBy("mvn -B -ntp -pl search-server -am verify -Dit\\.test=BadInputCatalogueIT -Dtest=none .*", SERVER_TESTS + "mcp/BadInputCatalogueIT.java", "class BadInputCatalogueIT"),
+            coveredBy("mvn -B -ntp -pl operator -am test -Dtest=RenderBadInputCatalogueTest .*", "operator/src/test/java/io/ragsearch/operator/cli/RenderBadInputCatalogueTest.java", "class RenderBadInputCatalogueTest"),
+            outside("mvn .*-Djqwik\\.tries\\.default=200000",
                     "the long fuzz run, by hand; the suite runs the same properties with jqwik's default number of tries"),
             // Run here.
             background(SERVER + " serve( --project rules=examples/corpus/en --mcp-port 8090 --admin-port 8091"
