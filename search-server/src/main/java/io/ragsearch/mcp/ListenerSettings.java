@@ -5,6 +5,7 @@ import io.ragsearch.contract.AdminEndpoints;
 /**
  * The MCP listener: address and port, how many requests may be in flight (past the tool pool and
  * its queue they wait suspended in Jetty, holding no thread), and the bearer token (null: no auth).
+ * Port and in-flight count come checked by the configuration's rules (the contract's {@code SettingsRules}).
  */
 public record ListenerSettings(String bindAddress, int port, int maxInFlightRequests, String bearerToken) {
 
@@ -14,12 +15,6 @@ public record ListenerSettings(String bindAddress, int port, int maxInFlightRequ
      */
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = AdminEndpoints.DEFAULT_MCP_PORT;
-
-    public ListenerSettings {
-        if (port < 0 || port > 65535 || maxInFlightRequests < 1) {
-            throw new IllegalArgumentException("MCP listener settings out of range: port " + port + ", in flight " + maxInFlightRequests);
-        }
-    }
 
     /** As many requests in flight as the tool pool runs and queues. */
     public static int defaultMaxInFlight(ToolPoolSettings tools) {

@@ -43,7 +43,8 @@ public final class DatabaseSync implements AutoCloseable {
     private final ProjectBuilder builder;
     private final Duration pollInterval;
     private final Map<String, Long> loaded = new ConcurrentHashMap<>();
-    private final Map<String, String> refused = new ConcurrentHashMap<>();
+    /** Projects whose stored version this server cannot serve, so that version is not read again. */
+    private final Map<String, Refusal> refused = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean synced;
@@ -101,7 +102,9 @@ public final class DatabaseSync implements AutoCloseable {
         }
         m.put("corpusVersions", loadedVersions());
         if (!refused.isEmpty()) {
-            m.put("refused", Map.copyOf(refused));
+            Map<String, String> shown = new java.util.TreeMap<>();
+            refused.forEach((name, r) -> shown.put(name, "version " + r.version() + ": " + r.why()));
+            m.put("refused", shown);
         }
         return m;
     }
@@ -172,7 +175,7 @@ public final class DatabaseSync implements AutoCloseable {
                 LOG.info("project {} at corpus version {} in service ({} ms)", name, stored.get().version(),
                         (System.nanoTime() - t0) / 1_000_000);
             } catch (IOException | RuntimeException e) {
-                refused.put(name, "version " + stored.get().version() + ": " + e.getMessage());
+                refused.put(name, new Refusal(stored.get().version(), e.getMessage()));
                 LOG.error("project {} refused: {}", name, e.getMessage());
             }
         }
@@ -186,8 +189,11 @@ public final class DatabaseSync implements AutoCloseable {
     }
 
     private boolean refusedAt(String name, long version) {
-        String r = refused.get(name);
-        return r != null && r.startsWith("version " + version + ":");
+        Refusal r = refused.get(name);
+        return r != null && r.version() == version;
+    }
+
+    private record Refusal(long version, String why) {
     }
 
     private void closeListening() {

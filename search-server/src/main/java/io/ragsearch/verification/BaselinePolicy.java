@@ -140,7 +140,7 @@ public final class BaselinePolicy {
     }
 
     private static int port(String tail, String entry) {
-        if (!tail.startsWith(":") || !PORT.matcher(tail.substring(1)).matches() || Integer.parseInt(tail.substring(1)) > 65535) {
+        if (!tail.startsWith(":") || !PORT.matcher(tail.substring(1)).matches() || Integer.parseInt(tail.substring(1)) > io.ragsearch.contract.settings.Bounds.PORT_MAX) {
             throw bad(entry);
         }
         return Integer.parseInt(tail.substring(1));

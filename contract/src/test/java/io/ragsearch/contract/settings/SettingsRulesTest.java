@@ -24,6 +24,15 @@ class SettingsRulesTest {
         assertEquals(List.of(), SettingsRules.problems(withProjects(List.of(project("handbook", "/docs")))));
     }
 
+    /** The one port rule: the server's listeners take their ports as this rule left them. */
+    @Test
+    void portsOutsideTheirRangeAreRefused() {
+        ServerSettings s = new ServerSettings(new ServerSettings.Server(null, 70000, -1, null, null, null, null, null, null),
+                null, null, null, List.of(project("handbook", "/docs")));
+        assertEquals(List.of("server.mcpPort must be 0..65535 (0 = any free port), got 70000",
+                "server.adminPort must be 0..65535 (0 = any free port), got -1"), SettingsRules.problems(s));
+    }
+
     @Test
     void listsEveryProblemWithItsFieldPath() {
         ServerSettings s = new ServerSettings(

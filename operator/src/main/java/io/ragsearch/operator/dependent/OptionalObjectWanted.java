@@ -24,4 +24,12 @@ public final class OptionalObjectWanted {
             return primary.getSpec().networkPolicy != null;
         }
     }
+
+    /** A new version is being verified: the reconciler put its candidate into this reconcile's manifests. */
+    public static final class Candidate implements Condition<HasMetadata, RagSearch> {
+        @Override
+        public boolean isMet(DependentResource<HasMetadata, RagSearch> dependent, RagSearch primary, Context<RagSearch> context) {
+            return DesiredManifests.of(context).candidate() != null;
+        }
+    }
 }

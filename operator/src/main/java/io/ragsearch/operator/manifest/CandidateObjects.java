@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.ragsearch.contract.Environment;
-import io.ragsearch.operator.model.VerificationSpec;
 import io.ragsearch.operator.naming.Labels;
 import io.ragsearch.operator.naming.ObjectNames;
 import io.ragsearch.operator.naming.PodLayout;
@@ -40,7 +39,8 @@ public final class CandidateObjects {
     private CandidateObjects() {
     }
 
-    public static Candidate build(CheckedSpec spec, Manifests manifests, VerificationSpec verification) {
+    public static Candidate build(CheckedSpec spec, Manifests manifests) {
+        CheckedSpec.Verification verification = spec.verification();
         String name = spec.name();
         ConfigMap config = new ConfigMapBuilder(manifests.configMap())
                 .withMetadata(OwnedMeta.of(spec, ObjectNames.candidateConfigMap(name)))
@@ -60,7 +60,7 @@ public final class CandidateObjects {
                 volumes.add(v);
             }
         }
-        volumes.add(new VolumeBuilder().withName(PodLayout.CHECKS_VOLUME).withNewConfigMap().withName(verification.configMap)
+        volumes.add(new VolumeBuilder().withName(PodLayout.CHECKS_VOLUME).withNewConfigMap().withName(verification.configMap())
                 .endConfigMap().build());
         List<Container> containers = new ArrayList<>();
         for (Container c : template.getSpec().getContainers()) {
@@ -70,7 +70,7 @@ public final class CandidateObjects {
             }
             containers.add(new ContainerBuilder(c)
                     .addToEnv(new EnvVarBuilder().withName(Environment.VERIFY_CHECKS)
-                            .withValue(PodLayout.CHECKS_DIR + "/" + verification.keyOrDefault()).build())
+                            .withValue(PodLayout.CHECKS_DIR + "/" + verification.key()).build())
                     // The one baseline the candidate may call (with its bearer token): the serving Service of this RagSearch.
                     .addToEnv(new EnvVarBuilder().withName(Environment.VERIFY_BASELINES)
                             .withValue(ObjectNames.serviceHost(name, spec.namespace()) + ":" + PodLayout.MCP_PORT).build())

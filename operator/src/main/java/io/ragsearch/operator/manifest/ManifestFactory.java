@@ -86,6 +86,6 @@ public final class ManifestFactory {
                 .withTargetPort(new IntOrString(PodLayout.MCP_PORT_NAME)).withProtocol("TCP").endPort()
                 .endSpec()
                 .build();
-        return new Manifests(configMap, deployment, service, PolicyObjects.disruptionBudget(spec), PolicyObjects.networkPolicy(spec, admin), hash);
+        return new Manifests(configMap, deployment, service, PolicyObjects.disruptionBudget(spec), PolicyObjects.networkPolicy(spec, admin), hash, null);
     }
 }

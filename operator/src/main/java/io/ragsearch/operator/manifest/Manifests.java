@@ -16,10 +16,12 @@ import java.util.List;
 
 /**
  * Everything the reconciler applies for one RagSearch. The optional objects are null when the
- * spec does not ask for them. {@code configHash} is also on the pod template.
+ * spec does not ask for them, the candidate when no new version is being verified.
+ * {@code configHash} is also on the pod template.
  */
 public record Manifests(ConfigMap configMap, Deployment deployment, Service service,
-                        PodDisruptionBudget disruptionBudget, NetworkPolicy networkPolicy, String configHash) {
+                        PodDisruptionBudget disruptionBudget, NetworkPolicy networkPolicy, String configHash,
+                        CandidateObjects.Candidate candidate) {
 
     public static final Object CONTEXT_KEY = Manifests.class;
 
@@ -46,7 +48,12 @@ public record Manifests(ConfigMap configMap, Deployment deployment, Service serv
                 : new ConfigMapBuilder(configMap).withData(runningConfig.getData()).build();
         String hash = runningTemplate.getMetadata().getAnnotations() == null ? configHash
                 : runningTemplate.getMetadata().getAnnotations().getOrDefault(Labels.CONFIG_HASH, configHash);
-        return new Manifests(config, held, service, disruptionBudget, networkPolicy, hash);
+        return new Manifests(config, held, service, disruptionBudget, networkPolicy, hash, candidate);
+    }
+
+    /** These manifests with a candidate beside the serving objects. */
+    public Manifests withCandidate(CandidateObjects.Candidate candidate) {
+        return new Manifests(configMap, deployment, service, disruptionBudget, networkPolicy, configHash, candidate);
     }
 
     /** In apply order: the config before the pods that mount it. */
@@ -57,6 +64,10 @@ public record Manifests(ConfigMap configMap, Deployment deployment, Service serv
         }
         if (networkPolicy != null) {
             all.add(networkPolicy);
+        }
+        if (candidate != null) {
+            all.add(candidate.configMap());
+            all.add(candidate.deployment());
         }
         return all;
     }

@@ -50,7 +50,7 @@ public class PodSettings {
     public Map<String, String> annotations;
 
     @Min(0)
-    @Max(300)
+    @Max(SchemaBounds.PRE_STOP_DELAY_MAX_SECONDS)
     @JsonPropertyDescription("Seconds a stopping pod keeps serving after it left the endpoints (preStop), "
             + "so clients are not sent to it meanwhile (default 5).")
     public Integer preStopDelaySeconds;

@@ -49,8 +49,8 @@ public class RagSearchSpec {
     @JsonPropertyDescription("Bearer-token authentication for MCP clients.")
     public Auth auth;
 
-    @Min(30)
-    @Max(86400)
+    @Min(SchemaBounds.STARTUP_TIMEOUT_MIN_SECONDS)
+    @Max(SchemaBounds.STARTUP_TIMEOUT_MAX_SECONDS)
     @JsonPropertyDescription("Time a pod may take to load models, build its index and calibrate before it is restarted (default 600).")
     public Integer startupTimeoutSeconds;
 

@@ -11,9 +11,6 @@ import io.ragsearch.contract.settings.Bounds;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Rerank {
-    /** Ten minutes: a search waiting longer for a rerank slot has long lost its caller. SpecCheck applies it too (render). */
-    public static final int QUEUE_TIMEOUT_MAX_MILLIS = 600_000;
-
     @ValidationRule(value = "type(self) == int ? self >= 1 : self == 'auto'",
             message = "concurrency is auto or a whole number of at least 1")
     @Size(max = 8)
@@ -22,7 +19,7 @@ public class Rerank {
     public IntOrString concurrency;
 
     @Min(0)
-    @Max(90)
+    @Max(SchemaBounds.HEADROOM_PERCENT_MAX)
     @JsonPropertyDescription("Share of the memory limit kept free (default 10).")
     public Integer headroomPercent;
 
@@ -35,7 +32,7 @@ public class Rerank {
     public Integer intraOpThreads;
 
     @Min(1)
-    @Max(QUEUE_TIMEOUT_MAX_MILLIS)
+    @Max(SchemaBounds.QUEUE_TIMEOUT_MAX_MILLIS)
     @JsonPropertyDescription("How long a search waits for a rerank slot before a retryable busy error (default 1000: short, so a client under load hears at once that it should retry).")
     public Integer queueTimeoutMillis;
 }

@@ -29,6 +29,17 @@ public final class SchemaBounds {
     public static final int STATUS_TEXT = 2048;
     public static final int CONDITIONS = 16;
 
+    /** Integer ranges the schema states and {@code SpecCheck} applies to what reaches it without the schema (render). */
+    public static final int STARTUP_TIMEOUT_MIN_SECONDS = 30;
+    /** A day: no model load takes longer, and the probe's failureThreshold arithmetic stays far from overflow. */
+    public static final int STARTUP_TIMEOUT_MAX_SECONDS = 86_400;
+    public static final int PRE_STOP_DELAY_MAX_SECONDS = 300;
+    public static final int HEADROOM_PERCENT_MAX = 90;
+    public static final int VERIFICATION_TIMEOUT_MIN_SECONDS = 5;
+    public static final int VERIFICATION_TIMEOUT_MAX_SECONDS = 86_400;
+    /** Ten minutes: a search waiting longer for a rerank slot has long lost its caller. */
+    public static final int QUEUE_TIMEOUT_MAX_MILLIS = 600_000;
+
     private SchemaBounds() {
     }
 }

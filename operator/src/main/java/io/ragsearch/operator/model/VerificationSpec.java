@@ -14,9 +14,6 @@ import io.fabric8.generator.annotation.Size;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class VerificationSpec {
-    public static final String DEFAULT_KEY = "checks.yaml";
-    public static final int DEFAULT_TIMEOUT_SECONDS = 900;
-
     @Required
     @Size(max = SchemaBounds.OBJECT_NAME)
     @JsonPropertyDescription("ConfigMap in the RagSearch's namespace holding the checks file.")
@@ -27,17 +24,9 @@ public class VerificationSpec {
     @JsonPropertyDescription("Key of the checks file in the ConfigMap (default checks.yaml).")
     public String key;
 
-    @Min(5)
-    @Max(86400)
+    @Min(SchemaBounds.VERIFICATION_TIMEOUT_MIN_SECONDS)
+    @Max(SchemaBounds.VERIFICATION_TIMEOUT_MAX_SECONDS)
     @JsonPropertyDescription("Time from the spec change to a finished verification (candidate start-up included) before "
             + "the new version is held back (default 900).")
     public Integer timeoutSeconds;
-
-    public String keyOrDefault() {
-        return key == null ? DEFAULT_KEY : key;
-    }
-
-    public int timeoutOrDefault() {
-        return timeoutSeconds == null ? DEFAULT_TIMEOUT_SECONDS : timeoutSeconds;
-    }
 }

@@ -25,6 +25,8 @@ public final class Labels {
     /** Candidate pods carry it; their name label is {@link #CANDIDATE_NAME}, so no Service, Deployment or PDB of the serving pods selects them. */
     public static final String LABEL_ROLE = "ragsearch.io/role";
     public static final String ROLE_CANDIDATE = "candidate";
+    /** The name label of the serving pods (the Service selects them) and of a verification's candidate pods (nothing does). */
+    public static final String SERVING_NAME = "ragsearch";
     public static final String CANDIDATE_NAME = "ragsearch-candidate";
     /** Keys under this prefix are the operator's own (hash, calibration key). */
     public static final String KEY_PREFIX = "ragsearch.io/";
@@ -49,7 +51,7 @@ public final class Labels {
 
     public static Map<String, String> selector(String instance) {
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(LABEL_NAME, "ragsearch");
+        labels.put(LABEL_NAME, SERVING_NAME);
         labels.put(LABEL_INSTANCE, instance);
         return labels;
     }

@@ -43,12 +43,8 @@ public final class ObjectNames {
         return name + "." + namespace + ".svc";
     }
 
-    /** The serving Service's MCP endpoint, as a candidate reaches it. */
+    /** The serving Service's MCP endpoint, in the status for clients and as a candidate reaches it. */
     public static String serviceMcpUrl(String name, String namespace) {
         return "http://" + serviceHost(name, namespace) + ":" + PodLayout.MCP_PORT + AdminEndpoints.MCP_PATH;
-    }
-
-    public static String endpoint(String name, String namespace) {
-        return "http://" + name + "." + namespace + ".svc:" + PodLayout.MCP_PORT + AdminEndpoints.MCP_PATH;
     }
 }

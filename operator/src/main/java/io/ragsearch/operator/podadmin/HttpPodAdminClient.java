@@ -17,6 +17,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** GET http://podIP:adminPort/calibration, /info and /verification (and its POST) with short timeouts: a reconcile must not hang on one pod. */
 public final class HttpPodAdminClient implements PodAdminClient {
@@ -89,19 +90,7 @@ public final class HttpPodAdminClient implements PodAdminClient {
 
     @Override
     public Optional<Verification> verification(String podIp, int adminPort) throws IOException {
-        HttpRequest request = get(podIp, adminPort, AdminEndpoints.VERIFICATION);
-        HttpResponse<String> response = send(request);
-        if (response.statusCode() == 404) {
-            return Optional.empty();
-        }
-        if (response.statusCode() != 200) {
-            throw new IOException(request.uri() + " answered " + response.statusCode());
-        }
-        try {
-            return Optional.of(VerificationJson.parse(response.body()));
-        } catch (ContractException e) {
-            throw new IOException(request.uri() + " answered JSON that is not a verification: " + e.getMessage(), e);
-        }
+        return read(podIp, adminPort, AdminEndpoints.VERIFICATION, 404, VerificationJson::parse, "a verification");
     }
 
     private HttpResponse<String> send(HttpRequest request) throws IOException {
@@ -115,18 +104,27 @@ public final class HttpPodAdminClient implements PodAdminClient {
 
     @Override
     public Optional<Calibration> calibration(String podIp, int adminPort) throws IOException {
-        HttpRequest request = get(podIp, adminPort, AdminEndpoints.CALIBRATION);
+        return read(podIp, adminPort, AdminEndpoints.CALIBRATION, 503, CalibrationJson::parse, "a calibration");
+    }
+
+    /**
+     * GET {@code path} read by the contract's strict parser: empty when the pod answers {@code absent}
+     * (nothing there yet), an IOException for any other answer but 200 or a body the parser refuses.
+     */
+    private <T> Optional<T> read(String podIp, int adminPort, String path, int absent, Function<String, T> parser, String what)
+            throws IOException {
+        HttpRequest request = get(podIp, adminPort, path);
         HttpResponse<String> response = send(request);
-        if (response.statusCode() == 503) {
+        if (response.statusCode() == absent) {
             return Optional.empty();
         }
         if (response.statusCode() != 200) {
             throw new IOException(request.uri() + " answered " + response.statusCode());
         }
         try {
-            return Optional.of(CalibrationJson.parse(response.body()));
+            return Optional.of(parser.apply(response.body()));
         } catch (ContractException e) {
-            throw new IOException(request.uri() + " answered JSON that is not a calibration: " + e.getMessage(), e);
+            throw new IOException(request.uri() + " answered JSON that is not " + what + ": " + e.getMessage(), e);
         }
     }
 }

@@ -1,6 +1,9 @@
 package io.ragsearch.operator.reconcile;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -15,6 +18,8 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.ragsearch.operator.manifest.AdminAccess;
 import io.ragsearch.operator.manifest.CalibrationKey;
+import io.ragsearch.operator.dependent.CandidateConfigMapDependent;
+import io.ragsearch.operator.dependent.CandidateDeploymentDependent;
 import io.ragsearch.operator.dependent.DisruptionBudgetDependent;
 import io.ragsearch.operator.manifest.ManifestFactory;
 import io.ragsearch.operator.manifest.Manifests;
@@ -27,6 +32,9 @@ import io.ragsearch.operator.metrics.OperatorMetrics;
 import io.ragsearch.operator.podadmin.PodAdminClient;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchStatus;
+import io.ragsearch.operator.model.VerificationStatus;
+import io.ragsearch.operator.manifest.CandidateObjects;
+import io.ragsearch.operator.naming.ObjectNames;
 import io.ragsearch.operator.naming.Labels;
 import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.spec.CheckedSpec;
@@ -52,7 +60,11 @@ import java.util.Set;
         @Dependent(name = "disruption-budget", type = DisruptionBudgetDependent.class,
                 reconcilePrecondition = OptionalObjectWanted.DisruptionBudget.class),
         @Dependent(name = "network-policy", type = NetworkPolicyDependent.class,
-                reconcilePrecondition = OptionalObjectWanted.NetworkPolicy.class)})
+                reconcilePrecondition = OptionalObjectWanted.NetworkPolicy.class),
+        @Dependent(name = "candidate-config", type = CandidateConfigMapDependent.class,
+                reconcilePrecondition = OptionalObjectWanted.Candidate.class),
+        @Dependent(name = "candidate-deployment", type = CandidateDeploymentDependent.class,
+                reconcilePrecondition = OptionalObjectWanted.Candidate.class)})
 @ControllerConfiguration(name = "ragsearch")
 public class RagSearchReconciler implements Reconciler<RagSearch> {
 
@@ -79,7 +91,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
     private final DatabaseReader databases;
     private final ReferencedSecrets secrets;
     private final StatusComposer statuses;
-    private final Promotion promotion;
+    private final CandidateChecks candidates;
     private final Settings settings;
     private final Clock clock;
     private final OperatorMetrics metrics;
@@ -96,11 +108,10 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         this.calibrations = new CalibrationReader(podAdmin, settings.adminPort());
         this.databases = new DatabaseReader(podAdmin, settings.adminPort());
         this.secrets = new ReferencedSecrets(client);
-        EventRecorder events = new EventRecorder(client);
-        this.statuses = new StatusComposer(events);
+        this.statuses = new StatusComposer(new EventRecorder(client));
         this.settings = settings;
         this.clock = Clock.systemUTC();
-        this.promotion = new Promotion(client, podAdmin, settings.adminPort(), events, clock);
+        this.candidates = new CandidateChecks(podAdmin, settings.adminPort());
     }
 
     @Override
@@ -151,8 +162,8 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         Manifests built = ManifestFactory.build(spec, plan.effective().concurrency(), key,
                 secrets.digest(spec.namespace(), resource.getSpec()), settings.adminAccess());
         // With spec.verification a new version waits on its candidate: the serving objects may stay as they run.
-        Promotion.Outcome promoted = promotion.decide(resource, spec, built, pods, old == null ? null : old.verification);
-        Manifests manifests = promoted.manifests();
+        PromotionPlanner.Decision promotion = promote(spec, built, pods, old == null ? null : old.verification, context);
+        Manifests manifests = desired(spec, built, promotion, context);
         context.managedWorkflowAndDependentResourceContext().put(Manifests.CONTEXT_KEY, manifests);
         context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow()
                 .throwAggregateExceptionIfErrorsPresent();
@@ -161,14 +172,39 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         List<DatabaseReader.PodDatabase> database = resource.getSpec().database == null ? List.of()
                 : databases.read(pods.readyWith(Labels.LABEL_INSTANCE, spec.name()));
         RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, database, clock.instant());
-        statuses.verification(resource, next, promoted.status(), promoted.verdict(), clock.instant());
+        statuses.verification(resource, next, promotion, clock.instant());
         resource.setStatus(next);
         metrics.decided(spec.namespace(), spec.name(), new OperatorMetrics.Decision(plan.effective().concurrency(),
                 plan.safe() == null ? null : plan.safe().safe(), spec.replicas(), ready, true));
         // While a pod's database is down, look again soon: the status must show the outage's end.
         boolean databaseDown = database.stream().anyMatch(d -> !d.state().connected());
-        boolean settled = !databaseDown && !promoted.pending() && ready >= spec.replicas() && (!spec.reranks() || plan.measuredByCurrentPods());
+        boolean settled = !databaseDown && !promotion.pending() && ready >= spec.replicas() && (!spec.reranks() || plan.measuredByCurrentPods());
         return UpdateControl.patchStatus(resource).rescheduleAfter(settled ? settings.settled() : settings.pending());
+    }
+
+    /** Reads the running Deployment and the candidate pod, decides, and starts the candidate's checks if the decision says so. */
+    private PromotionPlanner.Decision promote(CheckedSpec spec, Manifests built, RolloutPods pods, VerificationStatus previous,
+                                              Context<RagSearch> context) {
+        Deployment running = owned(context, Deployment.class, spec.name());
+        PromotionPlanner.CandidatePod candidate = spec.verification() == null ? null : candidates.read(pods, built.version());
+        PromotionPlanner.Decision decision = PromotionPlanner.decide(new PromotionPlanner.Inputs(spec.name(), spec.verification(),
+                built.version(), running == null ? PromotionPlanner.Running.NONE
+                : new PromotionPlanner.Running(true, Manifests.version(running)), previous, candidate,
+                !pods.readyWith(Labels.LABEL_NAME, Labels.SERVING_NAME).isEmpty(), clock.instant()));
+        return candidates.start(decision, pods, spec, built.version());
+    }
+
+    /** What the dependents apply: the spec's manifests or the running template held, and the candidate while one is wanted. */
+    private static Manifests desired(CheckedSpec spec, Manifests built, PromotionPlanner.Decision decision, Context<RagSearch> context) {
+        Manifests serving = decision.serving() == PromotionPlanner.Serving.SPEC ? built
+                : built.holding(owned(context, ConfigMap.class, ObjectNames.configMap(spec.name())),
+                owned(context, Deployment.class, spec.name()));
+        return decision.candidateWanted() ? serving.withCandidate(CandidateObjects.build(spec, built)) : serving;
+    }
+
+    /** An owned object as the dependents' informers see it (the same cache they apply against). */
+    private static <T extends HasMetadata> T owned(Context<RagSearch> context, Class<T> kind, String name) {
+        return context.getSecondaryResourcesAsStream(kind).filter(o -> name.equals(o.getMetadata().getName())).findFirst().orElse(null);
     }
 
     /**

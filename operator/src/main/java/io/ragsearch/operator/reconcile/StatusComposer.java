@@ -44,7 +44,7 @@ final class StatusComposer {
         next.rerank = plan.status();
         next.replicas = spec.replicas();
         next.readyReplicas = readyReplicas;
-        next.endpoint = ObjectNames.endpoint(spec.name(), spec.namespace());
+        next.endpoint = ObjectNames.serviceMcpUrl(spec.name(), spec.namespace());
         Conditions conditions = new Conditions(old == null ? null : old.conditions, generation(resource), now);
         conditions.set(Conditions.INVALID_SPEC, false, "Valid", "the spec passed every check");
         ready(conditions, spec, readyReplicas, next.endpoint);
@@ -57,17 +57,24 @@ final class StatusComposer {
         return next;
     }
 
-    /** The verification's state and its Verified condition (removed without spec.verification). */
-    void verification(RagSearch resource, RagSearchStatus next, io.ragsearch.operator.model.VerificationStatus status,
-                      Promotion.Verdict verdict, Instant now) {
-        next.verification = status;
+    /** The verification's state, its Verified condition (removed without spec.verification) and the events it decided. */
+    void verification(RagSearch resource, RagSearchStatus next, PromotionPlanner.Decision decision, Instant now) {
+        next.verification = decision.status();
         Conditions conditions = new Conditions(next.conditions, generation(resource), now);
+        PromotionPlanner.Verdict verdict = decision.verdict();
         if (verdict == null) {
             conditions.remove(Conditions.VERIFIED);
         } else {
             conditions.set(Conditions.VERIFIED, verdict.verified(), verdict.reason(), verdict.message());
         }
         next.conditions = conditions.list();
+        for (PromotionPlanner.Announcement a : decision.announcements()) {
+            if (a.warning()) {
+                events.warning(resource, a.reason(), a.message());
+            } else {
+                events.normal(resource, a.reason(), a.message());
+            }
+        }
     }
 
     private static void ready(Conditions c, CheckedSpec spec, int ready, String endpoint) {

@@ -7,9 +7,11 @@ import io.ragsearch.operator.model.RagSearchSpec;
 /**
  * A spec that passed every check, with its quantities parsed and its defaults applied, in the
  * groups the checks produce ({@link SpecCheck} assembles it). {@code reranker} is null without a
- * reranker. The flat accessors below are what the manifests and the planner read.
+ * reranker, {@code verification} without spec.verification. The flat accessors below are what the
+ * manifests and the planners read.
  */
-public record CheckedSpec(RagSearch resource, Rollout rollout, Limits limits, RerankSettings rerank, Reranker reranker) {
+public record CheckedSpec(RagSearch resource, Rollout rollout, Limits limits, RerankSettings rerank, Reranker reranker,
+                          Verification verification) {
 
     /** How many pods, and how long one may take to start. */
     public record Rollout(int replicas, int startupTimeoutSeconds) {
@@ -37,6 +39,10 @@ public record CheckedSpec(RagSearch resource, Rollout rollout, Limits limits, Re
 
     /** {@code source} describes the model (a measurement is reused only for the same one); {@code expectedDigest} only for a URL. */
     public record Reranker(String source, String expectedDigest) {
+    }
+
+    /** spec.verification with its defaults: the checks file (ConfigMap and key) and the time a verdict may take. */
+    public record Verification(String configMap, String key, int timeoutSeconds) {
     }
 
     public RagSearchSpec spec() {

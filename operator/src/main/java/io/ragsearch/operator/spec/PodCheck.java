@@ -1,6 +1,7 @@
 package io.ragsearch.operator.spec;
 
 import io.ragsearch.operator.model.PodSettings;
+import io.ragsearch.operator.model.SchemaBounds;
 import io.ragsearch.operator.model.RagSearchSpec;
 import io.ragsearch.operator.naming.Labels;
 
@@ -17,15 +18,14 @@ final class PodCheck {
         disruptionBudget(spec, replicas, problems);
     }
 
-    /** The schema's bound, checked here too: render has no API server to apply it (a negative sleep, a day-long drain). */
-    static final int MAX_PRE_STOP_DELAY_SECONDS = 300;
-
     private static void labels(PodSettings pod, List<String> problems) {
         if (pod == null) {
             return;
         }
-        if (pod.preStopDelaySeconds != null && (pod.preStopDelaySeconds < 0 || pod.preStopDelaySeconds > MAX_PRE_STOP_DELAY_SECONDS)) {
-            problems.add("spec.pod.preStopDelaySeconds must be in [0, " + MAX_PRE_STOP_DELAY_SECONDS + "], got " + pod.preStopDelaySeconds);
+        // The schema's bound, checked here too: render has no API server to apply it (a negative sleep, a day-long drain).
+        int max = SchemaBounds.PRE_STOP_DELAY_MAX_SECONDS;
+        if (pod.preStopDelaySeconds != null && (pod.preStopDelaySeconds < 0 || pod.preStopDelaySeconds > max)) {
+            problems.add("spec.pod.preStopDelaySeconds must be in [0, " + max + "], got " + pod.preStopDelaySeconds);
         }
         for (String key : pod.labels == null ? Set.<String>of() : pod.labels.keySet()) {
             if (Labels.reservedKey(key)) {

@@ -3,12 +3,12 @@ package io.ragsearch.operator.spec;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.ragsearch.contract.budget.RerankBudget;
 import io.ragsearch.operator.model.Rerank;
+import io.ragsearch.operator.model.SchemaBounds;
 
 import java.util.List;
 
 /** spec.rerank: the concurrency asked for (auto or fixed, forced or not) and the budget's parameters. */
 final class RerankCheck {
-    private static final int MAX_HEADROOM_PERCENT = 90;
 
     private RerankCheck() {
     }
@@ -30,16 +30,16 @@ final class RerankCheck {
             problems.add("spec.rerank.force needs a fixed spec.rerank.concurrency (it forces a number, not auto)");
         }
         int headroom = rerank.headroomPercent == null ? SpecDefaults.HEADROOM_PERCENT : rerank.headroomPercent;
-        if (headroom < 0 || headroom > MAX_HEADROOM_PERCENT) {
-            problems.add("spec.rerank.headroomPercent must be in [0, " + MAX_HEADROOM_PERCENT + "], got " + headroom);
+        if (headroom < 0 || headroom > SchemaBounds.HEADROOM_PERCENT_MAX) {
+            problems.add("spec.rerank.headroomPercent must be in [0, " + SchemaBounds.HEADROOM_PERCENT_MAX + "], got " + headroom);
         }
         int intraOp = rerank.intraOpThreads == null ? SpecDefaults.INTRA_OP_THREADS : rerank.intraOpThreads;
         if (intraOp < 1 || intraOp > io.ragsearch.contract.settings.Bounds.INTRA_OP_THREADS_MAX) {
             problems.add("spec.rerank.intraOpThreads must be in [1, " + io.ragsearch.contract.settings.Bounds.INTRA_OP_THREADS_MAX
                     + "], got " + intraOp);
         }
-        if (rerank.queueTimeoutMillis != null && (rerank.queueTimeoutMillis < 1 || rerank.queueTimeoutMillis > Rerank.QUEUE_TIMEOUT_MAX_MILLIS)) {
-            problems.add("spec.rerank.queueTimeoutMillis must be in [1, " + Rerank.QUEUE_TIMEOUT_MAX_MILLIS + "], got "
+        if (rerank.queueTimeoutMillis != null && (rerank.queueTimeoutMillis < 1 || rerank.queueTimeoutMillis > SchemaBounds.QUEUE_TIMEOUT_MAX_MILLIS)) {
+            problems.add("spec.rerank.queueTimeoutMillis must be in [1, " + SchemaBounds.QUEUE_TIMEOUT_MAX_MILLIS + "], got "
                     + rerank.queueTimeoutMillis);
         }
         return new CheckedSpec.RerankSettings(request, requested, headroom, intraOp);

@@ -5,6 +5,7 @@ import io.ragsearch.contract.settings.SettingsRules;
 import io.ragsearch.operator.model.ModelSource;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchSpec;
+import io.ragsearch.operator.model.SchemaBounds;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +18,6 @@ import java.util.Optional;
  * {@link CheckedSpec}; this class runs them and assembles the result.
  */
 public final class SpecCheck {
-
-    /** A day: no model load takes longer, and the probe's failureThreshold arithmetic stays far from overflow. */
-    static final int MAX_STARTUP_TIMEOUT_SECONDS = 86_400;
-    private static final int MIN_STARTUP_TIMEOUT_SECONDS = 30;
 
     /** The outcome: a checked spec, or the list of problems. */
     public record Result(Optional<CheckedSpec> spec, List<String> problems) {
@@ -68,10 +65,26 @@ public final class SpecCheck {
             }
         }
         CheckedSpec.RerankSettings rerank = RerankCheck.check(spec.rerank, problems);
+        CheckedSpec.Verification verification = verification(spec, problems);
         if (!problems.isEmpty()) {
             return new Result(Optional.empty(), List.copyOf(problems));
         }
-        return new Result(Optional.of(new CheckedSpec(resource, rollout, limits, rerank, ModelCheck.reranker(reranker))), List.of());
+        return new Result(Optional.of(new CheckedSpec(resource, rollout, limits, rerank, ModelCheck.reranker(reranker),
+                verification)), List.of());
+    }
+
+    private static CheckedSpec.Verification verification(RagSearchSpec spec, List<String> problems) {
+        if (spec.verification == null) {
+            return null;
+        }
+        int timeout = spec.verification.timeoutSeconds == null ? SpecDefaults.VERIFICATION_TIMEOUT_SECONDS
+                : spec.verification.timeoutSeconds;
+        if (timeout < SchemaBounds.VERIFICATION_TIMEOUT_MIN_SECONDS || timeout > SchemaBounds.VERIFICATION_TIMEOUT_MAX_SECONDS) {
+            problems.add("spec.verification.timeoutSeconds must be in [" + SchemaBounds.VERIFICATION_TIMEOUT_MIN_SECONDS + ", "
+                    + SchemaBounds.VERIFICATION_TIMEOUT_MAX_SECONDS + "], got " + timeout);
+        }
+        return new CheckedSpec.Verification(spec.verification.configMap,
+                spec.verification.key == null ? SpecDefaults.VERIFICATION_KEY : spec.verification.key, timeout);
     }
 
     private static CheckedSpec.Rollout rollout(RagSearchSpec spec, List<String> problems) {
@@ -80,9 +93,9 @@ public final class SpecCheck {
             problems.add("spec.replicas must be 0 or more, got " + replicas);
         }
         int startup = spec.startupTimeoutSeconds == null ? SpecDefaults.STARTUP_TIMEOUT_SECONDS : spec.startupTimeoutSeconds;
-        if (startup < MIN_STARTUP_TIMEOUT_SECONDS || startup > MAX_STARTUP_TIMEOUT_SECONDS) {
-            problems.add("spec.startupTimeoutSeconds must be in [" + MIN_STARTUP_TIMEOUT_SECONDS + ", "
-                    + MAX_STARTUP_TIMEOUT_SECONDS + "], got " + startup);
+        if (startup < SchemaBounds.STARTUP_TIMEOUT_MIN_SECONDS || startup > SchemaBounds.STARTUP_TIMEOUT_MAX_SECONDS) {
+            problems.add("spec.startupTimeoutSeconds must be in [" + SchemaBounds.STARTUP_TIMEOUT_MIN_SECONDS + ", "
+                    + SchemaBounds.STARTUP_TIMEOUT_MAX_SECONDS + "], got " + startup);
         }
         return new CheckedSpec.Rollout(replicas, startup);
     }

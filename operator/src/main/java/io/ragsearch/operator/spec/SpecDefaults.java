@@ -12,6 +12,9 @@ public final class SpecDefaults {
     public static final int INTRA_OP_THREADS = 1;
     /** A disruption budget without minAvailable keeps one pod. */
     public static final int MIN_AVAILABLE = 1;
+    /** spec.verification: the checks file's key in its ConfigMap, and the time a verdict may take. */
+    public static final String VERIFICATION_KEY = "checks.yaml";
+    public static final int VERIFICATION_TIMEOUT_SECONDS = 900;
 
     private SpecDefaults() {
     }

@@ -126,7 +126,7 @@ class VerificationPromotionTest extends MockOperatorTest {
     }
 
     @Test
-    void aFailingCandidateIsHeldBackAndNotTriedAgainUntilTheSpecChanges() throws Exception {
+    void aFailingCandidateIsHeldBackAndNotTriedAgainUntilTheSpecChanges() {
         String ns = "holdback";
         Deployment serving = running(ns, "10.4.0.1", null);
         changeGate(ns, 0.99);
@@ -148,13 +148,13 @@ class VerificationPromotionTest extends MockOperatorTest {
         assertEquals(configHash(serving), configHash(deployment(ns, "rules")), "the running version keeps serving");
         assertFalse(client.configMaps().inNamespace(ns).withName("rules-config").get().getData().get("config.yaml").contains("0.99"));
 
-        // Reconciles go on (every 500 ms here): the held-back version is not tried again.
-        Thread.sleep(3000);
+        // A later reconcile (one that adds a disruption budget, outside the pod template) does not try it again.
+        RagSearch later = reconciledWithDisruptionBudget(ns);
         assertNull(candidate(ns));
         assertEquals(1, pods.verificationStarts.get("10.4.0.9").size());
         assertEquals(configHash(serving), configHash(deployment(ns, "rules")));
-        assertEquals("VerificationFailed", condition(get(ns, "rules"), Conditions.VERIFIED).getReason());
-        assertTrue(condition(get(ns, "rules"), Conditions.VERIFIED).getMessage().contains("annual-leave: "));
+        assertEquals("VerificationFailed", condition(later, Conditions.VERIFIED).getReason());
+        assertTrue(condition(later, Conditions.VERIFIED).getMessage().contains("annual-leave: "));
 
         // A later change is a new version: verified again.
         changeGate(ns, 0.4);
@@ -179,21 +179,26 @@ class VerificationPromotionTest extends MockOperatorTest {
     }
 
     @Test
-    void aChangeThatKeepsThePodTemplateNeedsNoVerification() throws Exception {
+    void aChangeThatKeepsThePodTemplateNeedsNoVerification() {
         String ns = "unchanged";
         Deployment serving = running(ns, "10.6.0.1", null);
-        RagSearch edit = get(ns, "rules");
-        edit.getSpec().podDisruptionBudget = new io.ragsearch.operator.model.DisruptionBudget();
-        edit.getSpec().podDisruptionBudget.minAvailable = 0;
-        client.resource(edit).update();
-        await().atMost(WAIT).until(() -> client.policy().v1().podDisruptionBudget().inNamespace(ns).withName("rules").get() != null);
-        Thread.sleep(1500);
+        RagSearch r = reconciledWithDisruptionBudget(ns);
         assertEquals(configHash(serving), configHash(deployment(ns, "rules")));
         assertNull(candidate(ns));
-        RagSearch r = get(ns, "rules");
         assertEquals("Serving", condition(r, Conditions.VERIFIED).getReason());
         assertNotNull(r.getStatus().verification);
         assertEquals(VerificationStatus.PROMOTED, r.getStatus().verification.state);
+    }
+
+    /** Adds a disruption budget (outside the pod template) and waits for the reconcile that created it to write its status. */
+    private static RagSearch reconciledWithDisruptionBudget(String ns) {
+        RagSearch edit = get(ns, "rules");
+        edit.getSpec().podDisruptionBudget = new io.ragsearch.operator.model.DisruptionBudget();
+        edit.getSpec().podDisruptionBudget.minAvailable = 0;
+        long generation = client.resource(edit).update().getMetadata().getGeneration();
+        await().atMost(WAIT).until(() -> client.policy().v1().podDisruptionBudget().inNamespace(ns).withName("rules").get() != null);
+        return await().atMost(WAIT).until(() -> get(ns, "rules"),
+                x -> x.getStatus().observedGeneration != null && x.getStatus().observedGeneration >= generation);
     }
 
     private static Deployment candidate(String ns) {

@@ -62,6 +62,7 @@ public class SpecCheckTest {
         r.getSpec().auth.bearerTokenSecretRef.name = "token";
         r.getSpec().verification = new io.ragsearch.operator.model.VerificationSpec();
         r.getSpec().verification.configMap = "checks";
+        r.getSpec().verification.timeoutSeconds = 1;
         ReferenceLookup lookup = new ReferenceLookup() {
             public Optional<Set<String>> secretKeys(String ns, String name) {
                 return Optional.of(Set.of("other"));
@@ -82,10 +83,26 @@ public class SpecCheckTest {
                 "needs exactly one of database: true or configMap", "duplicate project name 'handbook'",
                 "configMap 'other' not found", "spec.rerank.concurrency must be auto or a whole number of at least 1, got 'many'",
                 "headroomPercent must be in [0, 90], got 95", "spec.models.reranker needs exactly one of builtin, pvc, url (got 2)",
-                "secret 'token' lacks key(s) token", "spec.verification.configMap 'checks' not found in namespace")) {
+                "secret 'token' lacks key(s) token", "spec.verification.configMap 'checks' not found in namespace",
+                "spec.verification.timeoutSeconds must be in [5, 86400], got 1")) {
             assertTrue(all.contains(expected), "missing '" + expected + "' in:\n" + all);
         }
-        assertEquals(11, problems.size(), all);
+        assertEquals(12, problems.size(), all);
+    }
+
+    @Test
+    void verificationDefaultsAreAppliedByTheCheckNotByTheModel() {
+        RagSearch r = valid();
+        r.getSpec().verification = new io.ragsearch.operator.model.VerificationSpec();
+        r.getSpec().verification.configMap = "checks";
+        CheckedSpec.Verification v = SpecCheck.check(r, null).spec().orElseThrow().verification();
+        assertEquals(new CheckedSpec.Verification("checks", "checks.yaml", 900), v);
+        r.getSpec().verification.key = "smoke.yaml";
+        r.getSpec().verification.timeoutSeconds = 86_400;
+        assertEquals(new CheckedSpec.Verification("checks", "smoke.yaml", 86_400),
+                SpecCheck.check(r, null).spec().orElseThrow().verification());
+        r.getSpec().verification = null;
+        assertNull(SpecCheck.check(r, null).spec().orElseThrow().verification());
     }
 
     @Test
@@ -215,7 +232,7 @@ public class SpecCheckTest {
     void rerankBoundsAreTheSchemasSoRenderRefusesWhatTheApiServerRefuses() {
         RagSearch r = valid();
         r.getSpec().rerank = new io.ragsearch.operator.model.Rerank();
-        r.getSpec().rerank.queueTimeoutMillis = io.ragsearch.operator.model.Rerank.QUEUE_TIMEOUT_MAX_MILLIS;
+        r.getSpec().rerank.queueTimeoutMillis = io.ragsearch.operator.model.SchemaBounds.QUEUE_TIMEOUT_MAX_MILLIS;
         r.getSpec().rerank.intraOpThreads = io.ragsearch.contract.settings.Bounds.INTRA_OP_THREADS_MAX;
         assertTrue(SpecCheck.check(r, null).valid(), SpecCheck.check(r, null).problems().toString());
 
