@@ -71,7 +71,7 @@ class DocCommandsIT {
                     SERVER_TESTS + "eval/QualityFloorsTest.java", "agency-ko-dev.yaml"),
             coveredBy("java -jar \\$J eval --project statutes=\\.\\./shared/corpus/ko-statutes --sweep eval/ko-statutes-dev\\.yaml|"
                     + BENCH + " eval .*--sweep --plot .*", "search-bench/src/test/java/io/ragsearch/bench/PlottingEvalTest.java", "\"--sweep\", \"--plot\""),
-            coveredBy(SERVER + " eval --url http://127\\.0\\.0\\.1:8080/mcp eval/handbook-en\\.yaml", SERVER_TESTS + "cli/CliIT.java", "\"--url\""),
+            coveredBy(SERVER + " eval --url http://127\\.0\\.0\\.1:8080/mcp eval/handbook-en\\.yaml", SERVER_TESTS + "cli/EvalCommandIT.java", "run(\"eval\", \"--json\", \"--url\""),
             coveredBy(SERVER + " verify --checks eval/verify-handbook\\.yaml --url .*", SERVER_TESTS + "cli/VerifyCommandIT.java", "\"--baseline-url\""),
             coveredBy(BENCH + " bench( --ko \\.\\./shared/corpus/ko-statutes| --quick --out /tmp/bench)",
                     "search-bench/src/test/java/io/ragsearch/bench/BenchQuickIT.java", "\"bench\", \"--quick\""),
@@ -83,11 +83,15 @@ class DocCommandsIT {
                     SERVER_TESTS + "cli/CliIT.java", "\"--config\""),
             coveredBy(SERVER + " ingest --config server\\.yaml .*", SERVER_TESTS + "store/MultilingualIngestIT.java", "\"--config\""),
             coveredBy(SERVER + " ingest --db .*", SERVER_TESTS + "store/DatabaseServingIT.java", "cli(\"ingest\", \"--db\""),
+            // No test starts serve from the command line with --db: the test serves the database through the app the
+            // command starts, and query parses --db with the option set serve shares (ProjectOptions).
             coveredBy("RAGSEARCH_DB_USER=\\S+ RAGSEARCH_DB_PASSWORD=\\S+ " + SERVER + " serve --db .*",
-                    SERVER_TESTS + "store/DatabaseServingIT.java", "\"serve\", \"--db\""),
+                    SERVER_TESTS + "store/DatabaseServingIT.java", "cli(\"query\", \"--db\""),
             coveredBy("podman load -i search-server/target/image\\.tar", SERVER_TESTS + "image/ServerImageIT.java", "\"load\""),
             coveredBy("java -jar operator-sim/target/ragsearch-operator-sim\\.jar -f examples/ragsearch\\.yaml --docs handbook-docs=examples/corpus/en",
-                    "operator-sim/src/test/java/io/ragsearch/operator/playground/PlaygroundIT.java", "\"--docs\""),
+                    // The loop the command starts, with the example and its docs; the flag's parsing itself is not tested.
+                    "operator-sim/src/test/java/io/ragsearch/operator/playground/PlaygroundIT.java",
+                    "Map.of(\"handbook-docs\", Path.of(\"../examples/corpus/en\"))"),
             coveredBy("scripts/kube-e2e\\.sh", "scripts/test-all.sh", "kube-e2e"),
             coveredBy("kubectl create configmap handbook-docs --from-file=examples/corpus/en/", "scripts/kube-e2e.sh",
                     "kubectl create configmap handbook-docs --from-file=examples/corpus/en/"),
