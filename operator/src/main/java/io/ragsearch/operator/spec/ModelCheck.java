@@ -30,6 +30,10 @@ final class ModelCheck {
             problems.add(at + ".builtin '" + m.builtin + "' is not built in; built in: " + String.join(", ", new TreeSet<>(builtins)));
         }
         claim(at + ".pvc", m.pvc, namespace, lookup, problems);
+        if (m.sha256 != null && m.url == null) {
+            // The digest checks the fetched archive; a built-in or a claim's model would be served without it being looked at.
+            problems.add(at + ".sha256 goes with url only: nothing checks it for a builtin or pvc model");
+        }
         if (m.url != null) {
             if (!m.url.startsWith("http://") && !m.url.startsWith("https://")) {
                 problems.add(at + ".url must be http:// or https://, got " + m.url);

@@ -200,6 +200,14 @@ public class SpecCheckTest {
     }
 
     @Test
+    void aSha256WithoutAUrlIsRefusedNotIgnored() {
+        RagSearch r = valid();
+        r.getSpec().models.reranker.sha256 = "a".repeat(64);
+        assertEquals(List.of("spec.models.reranker.sha256 goes with url only: nothing checks it for a builtin or pvc model"),
+                SpecCheck.check(r, null).problems());
+    }
+
+    @Test
     void theVectorCacheClaimIsCheckedLikeAModelsClaim() {
         RagSearch r = valid();
         r.getSpec().vectorCache = new io.ragsearch.operator.model.PvcModel();
