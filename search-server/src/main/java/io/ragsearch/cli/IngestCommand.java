@@ -80,7 +80,13 @@ final class IngestCommand implements Callable<Integer> {
              Database database = new Database(url, user != null ? user : System.getenv(Environment.DB_USER),
                      System.getenv(Environment.DB_PASSWORD))) {
             TextEmbedder embedder = embedder(registry, loaded);
-            Ingester.Report r = new Ingester(database).ingest(loaded.corpus(), description, dir.toAbsolutePath().normalize().toString(), embedder);
+            Ingester.Report r;
+            try {
+                r = new Ingester(database).ingest(loaded.corpus(), description, dir.toAbsolutePath().normalize().toString(), embedder);
+            } catch (java.sql.SQLException e) {
+                // The pool says only "request timed out"; a wrong password must be named as such.
+                throw new IllegalStateException("ingest into " + database.url() + " failed: " + database.problem(e), e);
+            }
             System.out.printf(Locale.ROOT, "project %s: %d added, %d updated, %d removed, %d unchanged documents; %d articles written; "
                             + "embeddings %s; corpus version %d%s (%.1f s)%n", r.project(), r.added(), r.updated(), r.removed(),
                     r.unchanged(), r.articlesWritten(), r.embeddingModel() == null ? "none" : r.embeddingModel(), r.version(),

@@ -16,6 +16,12 @@ public final class ConfigLoader {
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             // A key written twice is a mistake (which one was meant?); render refuses it, and so does the server.
             .enable(tools.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            // mcpPort: 1.5 or "" was read as 1 or as absent: a whole number must be written as one, as render requires.
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .withCoercionConfig(tools.jackson.databind.type.LogicalType.Integer, c -> c
+                    .setCoercion(tools.jackson.databind.cfg.CoercionInputShape.String, tools.jackson.databind.cfg.CoercionAction.Fail)
+                    .setCoercion(tools.jackson.databind.cfg.CoercionInputShape.EmptyString, tools.jackson.databind.cfg.CoercionAction.Fail)
+                    .setCoercion(tools.jackson.databind.cfg.CoercionInputShape.Float, tools.jackson.databind.cfg.CoercionAction.Fail))
             .build();
 
     private ConfigLoader() {
@@ -55,16 +61,30 @@ public final class ConfigLoader {
                 .toList());
     }
 
+    private static ConfigException empty(String origin) {
+        return new ConfigException("configuration " + origin + " holds no settings: is it the right file? (without a"
+                + " configuration the server serves its sample corpus; say so by giving none)");
+    }
+
     public static ServerSettings parse(String yaml, String origin) {
+        // An empty file (or one that is only "---", "~" or "null") is a mistake, a truncated write or the wrong file:
+        // taking it as "all defaults" silently served the sample corpus instead of the operator's projects.
         if (yaml.isBlank()) {
-            return new ServerSettings(null, null, null, null, null);
+            throw empty(origin);
         }
         try {
+            // Comments only, "---", "~" or "null": no settings at all (the tree is missing or null).
+            tools.jackson.databind.JsonNode tree = YAML.readTree(yaml);
+            if (tree == null || tree.isMissingNode() || tree.isNull()) {
+                throw empty(origin);
+            }
             ServerSettings config = YAML.readValue(yaml, ServerSettings.class);
-            // A document that is only "---", "~" or "null" holds no settings: the defaults, as for an empty file.
-            return config != null ? config : new ServerSettings(null, null, null, null, null);
+            if (config == null) {
+                throw empty(origin);
+            }
+            return config;
         } catch (JacksonException e) {
-            throw new ConfigException("configuration " + origin + " is not valid: " + e.getOriginalMessage()
+            throw new ConfigException("configuration " + origin + " is not valid: " + ConfigMessages.of(e)
                     + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr() + ")" : ""), e);
         }
     }

@@ -58,14 +58,17 @@ public final class CorpusLoader {
         List<Document> documents = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         Path root = directory.toRealPath();
-        java.util.Set<String> ids = new java.util.HashSet<>();
-        for (Path file : sourceFiles(directory, problems)) {
+        java.util.Map<String, Path> ids = new java.util.HashMap<>();
+        Walk walk = sourceFiles(directory, problems);
+        for (Path file : walk.files()) {
             String id = documentId(directory, file);
-            if (!ids.add(id)) {
+            Path first = ids.putIfAbsent(id, file);
+            if (first != null) {
                 // dup.md and dup.txt: one id, two texts. The first (in path order) is the document; serving the
                 // other under its id, or failing the whole ingest on the database's key, would both be wrong.
                 problems.add(shownPath(directory.relativize(file)) + ": the same document id '" + ArticleLimits.shown(id)
-                        + "' as an earlier file, left out (rename one of them)");
+                        + "' as " + shownPath(directory.relativize(first)) + ", left out; " + shownPath(directory.relativize(first))
+                        + " is served (rename one of them)");
                 continue;
             }
             java.util.Optional<String> badId = ArticleLimits.idProblem(id);
@@ -77,6 +80,11 @@ public final class CorpusLoader {
                 Path real = file.toRealPath();
                 if (!real.startsWith(root)) {
                     problems.add(id + ": a link that leads outside the corpus directory, left out");
+                    continue;
+                }
+                java.util.Optional<String> linked = hardLinkProblem(real, walk.namesInside());
+                if (linked.isPresent()) {
+                    problems.add(id + ": " + linked.get());
                     continue;
                 }
                 byte[] bytes = readCapped(real);
@@ -158,8 +166,9 @@ public final class CorpusLoader {
      * load problems; the walk goes on with the rest. Dot-named entries and the corpus's own
      * paperwork ({@link #aboutTheCorpus}) are left out without a word.
      */
-    private List<Path> sourceFiles(Path directory, List<String> problems) throws IOException {
+    private Walk sourceFiles(Path directory, List<String> problems) throws IOException {
         List<Path> files = new ArrayList<>();
+        java.util.Map<Object, Integer> namesInside = new java.util.HashMap<>();
         Files.walkFileTree(directory, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
@@ -169,6 +178,9 @@ public final class CorpusLoader {
 
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                if (attrs.isRegularFile() && attrs.fileKey() != null) {
+                    namesInside.merge(attrs.fileKey(), 1, Integer::sum); // every name, read or not: see hardLinkProblem
+                }
                 Path relative = directory.relativize(file);
                 if (hidden(relative) || aboutTheCorpus(relative) || include.stream().noneMatch(m -> m.matches(relative))) {
                     return FileVisitResult.CONTINUE;
@@ -203,7 +215,38 @@ public final class CorpusLoader {
             }
         });
         files.sort(null);
-        return files;
+        return new Walk(files, namesInside);
+    }
+
+    /** The files to read, and how many names under the directory each inode (device and number) has. */
+    private record Walk(List<Path> files, java.util.Map<Object, Integer> namesInside) {
+    }
+
+    /**
+     * A hard link is the file itself under another name: no path check can tell {@code hard.md}
+     * from a copy when its other name is {@code /etc/shadow}'s neighbour outside the corpus. A
+     * file with more links than names found under the corpus directory therefore has a name
+     * elsewhere and is left out; links that all lie inside (a tree copied with {@code cp -al})
+     * are served. Where the file system reports no link count the check does not apply.
+     */
+    private static java.util.Optional<String> hardLinkProblem(Path real, java.util.Map<Object, Integer> namesInside) throws IOException {
+        Object links;
+        BasicFileAttributes attrs = Files.readAttributes(real, BasicFileAttributes.class);
+        try {
+            links = Files.getAttribute(real, "unix:nlink");
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return java.util.Optional.empty();
+        }
+        return hardLinkProblem(((Number) links).longValue(), namesInside.getOrDefault(attrs.fileKey(), 0));
+    }
+
+    /** The decision: a link count above the names found inside means a name outside. */
+    static java.util.Optional<String> hardLinkProblem(long links, int namesInside) {
+        if (links <= 1 || links <= namesInside) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("a hard link with " + (links - namesInside) + " name(s) outside the corpus directory ("
+                + links + " links, " + namesInside + " inside), left out");
     }
 
     private static String kind(IOException e) {

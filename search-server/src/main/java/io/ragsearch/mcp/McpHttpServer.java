@@ -50,6 +50,11 @@ public final class McpHttpServer implements AutoCloseable {
     private static final int MAX_BODY_BYTES = 1 << 20;
     /** Far below any real client's rate, far above a slow-body attack's byte a second. */
     static final long MIN_BODY_BYTES_PER_SECOND = 1024;
+    /**
+     * The whole body within this of the request head: 1 MiB (the largest accepted) at 100 KiB/s,
+     * a rate no real client on a working network falls below; a byte a second is cut off here.
+     */
+    public static final Duration BODY_DEADLINE = Duration.ofSeconds(10);
     /** A connection that sends nothing for this long is closed (it holds a socket, never a permit). */
     static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
     /** Threads beyond the in-flight cap, for acceptors, selectors and requests being suspended. */
@@ -96,7 +101,8 @@ public final class McpHttpServer implements AutoCloseable {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
-        // A body that trickles in is dropped: below this rate a client is not sending a JSON-RPC message.
+        // Below this rate a client is not sending a JSON-RPC message. Jetty applies it to reads it does itself,
+        // not to the body EagerContentHandler reads ahead: BodyDeadline is what drops a body that trickles in.
         http.setMinRequestDataRate(MIN_BODY_BYTES_PER_SECOND);
         this.connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
         connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
@@ -129,8 +135,10 @@ public final class McpHttpServer implements AutoCloseable {
         // The whole body is read (asynchronously, holding no thread) before the request may take an
         // in-flight permit: a client that sends headers and then a byte a second holds no permit.
         // (CompletingRetainedContent: Jetty's own loader loses a failed call's completion, and with it the permit.)
-        EagerContentHandler eager = new EagerContentHandler(qos, new CompletingRetainedContent(MAX_BODY_BYTES + 1));
-        GracefulHandler graceful = new GracefulHandler(eager);
+        // The body must be complete within BODY_DEADLINE of the request head, or the connection is closed.
+        BodyDeadline deadline = new BodyDeadline(BODY_DEADLINE);
+        EagerContentHandler eager = new EagerContentHandler(deadline.inner(qos), new CompletingRetainedContent(MAX_BODY_BYTES + 1));
+        GracefulHandler graceful = new GracefulHandler(deadline.outer(eager));
         jetty.setHandler(graceful);
         jetty.setErrorHandler(new JsonErrorHandler());
         jetty.setStopTimeout(GRACEFUL_STOP.toMillis());

@@ -104,12 +104,22 @@ public final class McpRequestRules {
         return Optional.empty();
     }
 
+    /** The media ranges an Accept header lists, without parameters: "application/jsonx" is not "application/json". */
+    static java.util.Set<String> mediaRanges(String accept) {
+        java.util.Set<String> ranges = new java.util.HashSet<>();
+        for (String part : accept.split(",")) {
+            int semicolon = part.indexOf(';');
+            ranges.add((semicolon < 0 ? part : part.substring(0, semicolon)).strip().toLowerCase(java.util.Locale.ROOT));
+        }
+        return ranges;
+    }
+
     /** Content-Type and Accept, judged once the body (and so the id to echo) has been read. */
     public Optional<Rejection> checkMediaTypes(String contentType, String accept, JsonNode id) {
         if (!isJson(contentType)) {
             return reject(415, -32600, "Content-Type must be application/json (charset utf-8 if given)", id);
         }
-        if (accept == null || !(accept.contains("application/json") && accept.contains("text/event-stream"))) {
+        if (accept == null || !(mediaRanges(accept).contains("application/json") && mediaRanges(accept).contains("text/event-stream"))) {
             return reject(406, -32600, "Accept must list application/json and text/event-stream", id);
         }
         return Optional.empty();

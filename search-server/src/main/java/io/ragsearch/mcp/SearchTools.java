@@ -137,18 +137,38 @@ public final class SearchTools {
                 "articles", integer("number of articles", 0, Integer.MAX_VALUE)),
                 List.of("id", "title", "articles"));
         ToolSpec tool = new ToolSpec("list_documents", "List documents of a project")
-                .description("Lists the documents of a project with their ids and titles.")
-                .inputSchema(closedObject(props("project", string("project name, from list_projects")), List.of("project")))
-                .outputSchema(object(props("project", string("project name"), "documents", array(doc)), List.of("project", "documents")))
+                .description("Lists the documents of a project with their ids and titles, in id order, a page at a time: "
+                        + "pass the answer's nextCursor as cursor for the next page (absent on the last one).")
+                .inputSchema(closedObject(props(
+                        "project", string("project name, from list_projects"),
+                        "cursor", string("nextCursor of the previous page; none for the first page"),
+                        "limit", integer("documents per page (default " + DocumentPages.DEFAULT_LIMIT + ")", 1, DocumentPages.MAX_LIMIT)),
+                        List.of("project")))
+                .outputSchema(object(props(
+                        "project", string("project name"),
+                        "documents", array(doc),
+                        "total", integer("documents in the project", 0, Integer.MAX_VALUE),
+                        "nextCursor", string("pass as cursor for the next page; absent on the last page")),
+                        List.of("project", "documents")))
                 .hints(readOnly("List documents of a project"));
         return tool.body(args -> {
             Project project = catalog.get(requiredString(args, "project"));
-            List<DocumentSummary> docs = project.corpus().documents().stream()
+            Object cursor = args.get("cursor");
+            DocumentPages.Page page = DocumentPages.page(project.corpus().documents(), (String) cursor, optionalInt(args, "limit"));
+            List<DocumentSummary> docs = page.documents().stream()
                     .map(d -> new DocumentSummary(d.id(), cap(d.title()), d.articles().size())).toList();
-            StringBuilder text = new StringBuilder(docs.size() + " document(s) in " + project.name() + ":\n");
+            StringBuilder text = new StringBuilder(docs.size() + " of " + page.total() + " document(s) in " + project.name() + ":\n");
             docs.forEach(d -> text.append("- ").append(d.id()).append(": ").append(d.title())
                     .append(" (").append(d.articles()).append(" articles)\n"));
-            return ToolResults.success(text.toString(), Map.of("project", project.name(), "documents", docs));
+            Map<String, Object> structured = new java.util.LinkedHashMap<>();
+            structured.put("project", project.name());
+            structured.put("documents", docs);
+            structured.put("total", page.total());
+            if (page.nextCursor() != null) {
+                structured.put("nextCursor", page.nextCursor());
+                text.append("more: call again with cursor ").append(page.nextCursor()).append('\n');
+            }
+            return ToolResults.success(text.toString(), structured);
         });
     }
 

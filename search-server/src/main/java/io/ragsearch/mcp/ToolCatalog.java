@@ -66,6 +66,11 @@ public final class ToolCatalog {
      */
     public Mono<ToolOutcome> call(ToolDefinition tool, Map<String, Object> arguments) {
         Map<String, Object> args = arguments == null ? Map.of() : arguments;
+        Optional<String> wrong = ArgumentRules.problem(tool.inputSchema(), args);
+        if (wrong.isPresent()) {
+            executor.count(tool.name(), "invalid");
+            return Mono.just(ToolOutcome.error("invalid arguments for tool " + quoted(tool.name()) + ": " + wrong.get()));
+        }
         JsonSchemaValidator.ValidationResponse check = validator.validate(tool.inputSchema(), args);
         if (!check.valid()) {
             executor.count(tool.name(), "invalid");

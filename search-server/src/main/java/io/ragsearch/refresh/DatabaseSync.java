@@ -143,11 +143,12 @@ public final class DatabaseSync implements AutoCloseable {
                 if (!running) {
                     return;
                 }
-                if (outage == null) {
-                    outageSince = Instant.now();
-                    LOG.warn("database {} unreachable: {}; keeping the last good index, retrying", store.database().url(), e.getMessage());
+                String why = store.database().problem(e);
+                if (outage == null || !outage.equals(why)) {
+                    outageSince = outage == null ? Instant.now() : outageSince;
+                    LOG.warn("database {} unreachable: {}; keeping the last good index, retrying", store.database().url(), why);
                 }
-                outage = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+                outage = why;
                 closeListening();
                 sleep(backoff);
                 backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);

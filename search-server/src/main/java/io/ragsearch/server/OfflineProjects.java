@@ -6,6 +6,7 @@ import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.SearchService;
 import io.ragsearch.store.CorpusStore;
 import io.ragsearch.store.Database;
+import io.ragsearch.store.DatabaseProblem;
 import io.ragsearch.store.DatabaseSettings;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -45,7 +46,7 @@ public final class OfflineProjects {
                     into.put(builder.build(store.read(name, 0).orElseThrow()));
                 }
             } catch (SQLException e) {
-                throw new IOException("cannot read the database " + Database.redact(ref.url()) + ": " + e.getMessage(), e);
+                throw new IOException("cannot read the database " + Database.redact(ref.url()) + ": " + DatabaseProblem.describe(e, ref.user()), e);
             }
         }
         return search;

@@ -206,7 +206,8 @@ public final class SettingsResolver {
         try {
             return BaselinePolicy.parse(env.get(Environment.VERIFY_BASELINES));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(Environment.VERIFY_BASELINES + ": " + e.getMessage());
+            // An entry with user:password@ is refused; the message must not carry the password into the log.
+            throw new ConfigException(Environment.VERIFY_BASELINES + ": " + e.getMessage().replaceAll("[^\\s'/@,]*:[^\\s'@,]*@", "***@"));
         }
     }
 

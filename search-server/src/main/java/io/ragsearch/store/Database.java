@@ -67,6 +67,11 @@ public final class Database implements AutoCloseable {
         return DriverManager.getConnection(url, p);
     }
 
+    /** What a failure of this database means, said plainly (a wrong password, not a pool timeout). */
+    public String problem(Throwable failure) {
+        return DatabaseProblem.describe(failure, user);
+    }
+
     /** The URL for display: a password inside it (user info or a parameter) is replaced by ***. */
     public String url() {
         return redact(url);

@@ -57,23 +57,39 @@ final class NameLists {
     /** One listing tool's answer as its names: {@code tool} called, the {@code listKey} items' {@code idKey} values. */
     @SuppressWarnings("unchecked")
     static Observation listed(Side side, String tool, Map<String, Object> args, String listKey, String idKey, String noun) {
-        Calls.Timed t = Calls.call(side, tool, args);
-        if (t.failure() != null) {
-            return t.failure();
-        }
-        if (t.answer().error()) {
-            return Calls.unexpectedError(t);
-        }
-        try {
-            List<String> got = new ArrayList<>();
-            for (Object o : (List<Object>) t.answer().structured().get(listKey)) {
-                got.add((String) ((Map<String, Object>) o).get(idKey));
+        List<String> got = new ArrayList<>();
+        double millis = 0;
+        Map<String, Object> pageArgs = args;
+        // A paged listing (list_documents) is followed to its end; a server without paging answers one page.
+        for (int page = 0; page < MAX_PAGES; page++) {
+            Calls.Timed t = Calls.call(side, tool, pageArgs);
+            if (t.failure() != null) {
+                return t.failure();
             }
-            return Observation.of(got.size() + " " + noun, List.copyOf(got), t.millis());
-        } catch (RuntimeException e) {
-            return Observation.failed("bad answer", "the " + tool + " answer does not have the declared shape", t.millis());
+            if (t.answer().error()) {
+                return Calls.unexpectedError(t);
+            }
+            millis += t.millis();
+            Object next;
+            try {
+                for (Object o : (List<Object>) t.answer().structured().get(listKey)) {
+                    got.add((String) ((Map<String, Object>) o).get(idKey));
+                }
+                next = t.answer().structured().get("nextCursor");
+            } catch (RuntimeException e) {
+                return Observation.failed("bad answer", "the " + tool + " answer does not have the declared shape", t.millis());
+            }
+            if (!(next instanceof String cursor)) {
+                return Observation.of(got.size() + " " + noun, List.copyOf(got), millis);
+            }
+            pageArgs = new java.util.HashMap<>(args);
+            pageArgs.put("cursor", cursor);
         }
+        return Observation.failed("bad answer", "the " + tool + " answer still had a next page after " + MAX_PAGES + " pages", millis);
     }
+
+    /** 1000 pages of 100 documents: far past any corpus, short of a server that hands out cursors for ever. */
+    private static final int MAX_PAGES = 1000;
 
     /** A listing check's verdict on its own observation. */
     @SuppressWarnings("unchecked")

@@ -87,6 +87,17 @@ class ServerConfigTest {
         assertEquals(dir.resolve("docs").toString(), ConfigLoader.load(ok).projects().get(0).source().directory());
     }
 
+    /** Issue 21 (low): an empty configuration file silently served the sample corpus instead of failing. */
+    @Test
+    void anEmptyConfigurationFileIsRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        for (String text : java.util.List.of("", "\n\n", "---\n", "# only a comment\n", "null\n")) {
+            java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("c.yaml"), text);
+            ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file), text);
+            assertEquals("configuration " + file + " holds no settings: is it the right file? (without a configuration the server"
+                    + " serves its sample corpus; say so by giving none)", e.getMessage());
+        }
+    }
+
     /** Issue 21 (low): a key written twice was taken silently (the last one won); render refused it. */
     @Test
     void aDuplicateKeyIsRefused() {

@@ -258,4 +258,69 @@ class CorpusLoaderTest {
         assertEquals(List.of("small"), loaded.corpus().documents().stream().map(Document::id).toList());
         assertEquals(List.of("huge: larger than 32 MiB, left out"), loaded.problems());
     }
+
+    /** Issue 21 low: files sharing an id were served under one id without a word naming the other. */
+    @Test
+    void filesSharingAnIdAreAProblemNamingBothAndTheFirstInPathOrderIsServed() throws IOException {
+        Files.writeString(dir.resolve("dup.txt"), "# Second\n## A\nFrom the text file.\n");
+        Files.writeString(dir.resolve("dup.md"), "# First\n## A\nFrom the Markdown file.\n");
+        Files.writeString(dir.resolve("dup.markdown"), "# Third\n## A\nFrom the other Markdown file.\n");
+        for (int run = 0; run < 3; run++) {
+            CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load("p", dir);
+            assertEquals(List.of("dup.md: the same document id 'dup' as dup.markdown, left out; dup.markdown is served (rename one of them)",
+                    "dup.txt: the same document id 'dup' as dup.markdown, left out; dup.markdown is served (rename one of them)"),
+                    loaded.problems());
+            assertEquals("Third", loaded.corpus().document("dup").orElseThrow().title(), "the same file every time");
+        }
+    }
+
+    /**
+     * Issue 21 low: a hard link out of the corpus was served. A hard link is the file under a second
+     * name, so the loader counts the names it finds under the corpus directory: more links than that
+     * means a name elsewhere, and the file is left out; links that all lie inside are served.
+     */
+    @Test
+    void aHardLinkWithANameOutsideTheCorpusIsLeftOutAndOneWhollyInsideIsServed(@TempDir Path outside) throws IOException {
+        Path secret = Files.writeString(outside.resolve("secret.md"), "# Secret\n## Key\nthe outside secret\n");
+        Files.createLink(dir.resolve("linked.md"), secret);
+        Files.createDirectories(dir.resolve("sub"));
+        Path inside = Files.writeString(dir.resolve("sub/inside.md"), "# Inside\n## A\nShared inside.\n");
+        Files.createLink(dir.resolve("copy.md"), inside);
+        Files.createLink(dir.resolve("sub/notes.dat"), inside); // a third name, inside but not included: still inside
+        Files.writeString(dir.resolve("plain.md"), "# Plain\n## A\nPlain.\n");
+
+        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load("p", dir);
+
+        assertEquals(List.of("copy", "plain", "sub/inside"), loaded.corpus().documents().stream().map(Document::id).toList());
+        assertEquals(List.of("linked: a hard link with 1 name(s) outside the corpus directory (2 links, 1 inside), left out"),
+                loaded.problems());
+        assertTrue(loaded.corpus().documents().stream().flatMap(d -> d.articles().stream()).noneMatch(a -> a.body().contains("secret")));
+    }
+
+    @Test
+    void theHardLinkRuleCountsNamesInsideAgainstLinks() {
+        assertTrue(CorpusLoader.hardLinkProblem(1, 1).isEmpty());
+        assertTrue(CorpusLoader.hardLinkProblem(3, 3).isEmpty());
+        assertTrue(CorpusLoader.hardLinkProblem(3, 2).isPresent());
+        assertTrue(CorpusLoader.hardLinkProblem(2, 0).isPresent(), "reached through a symbolic link only");
+    }
+
+    /** docs/security.md: FIFOs, device links, loops and dangling links are load problems, never opened. */
+    @Test
+    void specialEntriesAreEachALoadProblem() throws Exception {
+        Files.writeString(dir.resolve("good.md"), "# Good\n## A\nGood.\n");
+        Files.createSymbolicLink(dir.resolve("zero.md"), Path.of("/dev/zero"));
+        Files.createSymbolicLink(dir.resolve("loop.md"), Path.of("loop.md"));
+        Files.createSymbolicLink(dir.resolve("ping.md"), Path.of("pong.md"));
+        Files.createSymbolicLink(dir.resolve("pong.md"), Path.of("ping.md"));
+        Files.createSymbolicLink(dir.resolve("dangling.md"), Path.of("nowhere.md"));
+        assertEquals(0, new ProcessBuilder("mkfifo", dir.resolve("pipe.md").toString()).start().waitFor());
+
+        CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load("p", dir);
+
+        assertEquals(List.of("good"), loaded.corpus().documents().stream().map(Document::id).toList());
+        String why = ": not a regular file (a pipe, a device, or a link that leads nowhere), left out";
+        assertEquals(java.util.Set.of("zero.md" + why, "loop.md" + why, "ping.md" + why, "pong.md" + why, "dangling.md" + why,
+                "pipe.md" + why), java.util.Set.copyOf(loaded.problems()));
+    }
 }

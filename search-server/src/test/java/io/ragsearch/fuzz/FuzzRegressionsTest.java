@@ -2,8 +2,8 @@ package io.ragsearch.fuzz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.ragsearch.config.ConfigException;
 import io.ragsearch.config.ConfigLoader;
-import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.mcp.McpRequestRules;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,12 +20,16 @@ class FuzzRegressionsTest {
         }
     }
 
-    /** Found by anyConfigurationIsAcceptedOrAConfigException: a null document gave a null configuration (NPE at startup). */
+    /**
+     * Found by anyConfigurationIsAcceptedOrAConfigException: a null document gave a null configuration (NPE at startup).
+     * Then it meant the defaults; since issue 21 (an empty file silently served the sample corpus) it is refused.
+     */
     @Test
-    void aConfigurationOfOnlyANullDocumentMeansTheDefaults() {
-        for (String yaml : List.of("---\n", "null\n", "---\n...\n")) {
-            ServerSettings config = ConfigLoader.parse(yaml, "c.yaml");
-            assertEquals(new ServerSettings(null, null, null, null, null), config, yaml);
+    void aConfigurationOfOnlyANullDocumentIsRefused() {
+        for (String yaml : List.of("---\n", "null\n", "---\n...\n", "", "  \n", "# a comment\n")) {
+            ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, () -> ConfigLoader.parse(yaml, "c.yaml"));
+            assertEquals("configuration c.yaml holds no settings: is it the right file? (without a configuration the server"
+                    + " serves its sample corpus; say so by giving none)", e.getMessage(), yaml);
         }
     }
 }

@@ -63,6 +63,14 @@ class BadInputCatalogueIT {
         Files.writeString(evil.resolve("huge-label.md"), "##### 제1조 (목적)\n유지.\n##### 제" + "1".repeat(40_000) + "조 (범위)\n사라짐.\n");
         Files.createSymbolicLink(evil.resolve("dangling.md"), Path.of("no-such-file.md"));
         new ProcessBuilder("mkfifo", evil.resolve("pipe.md").toString()).start().waitFor();
+        // Issue 21 lows: a hard link out of the corpus, a /dev/zero link, a loop, two files with one id.
+        Path outside = Files.createDirectories(corpus.resolve("outside"));
+        Files.createLink(evil.resolve("hardlinked.md"), Files.writeString(outside.resolve("secret.md"), "# Secret\n## Key\n"
+                + OUTSIDE_MARKER + "\n"));
+        Files.createSymbolicLink(evil.resolve("zero.md"), Path.of("/dev/zero"));
+        Files.createSymbolicLink(evil.resolve("loop.md"), Path.of("loop.md"));
+        Files.writeString(evil.resolve("dup.md"), "# Dup\n## Leave\nfrom dup.md\n");
+        Files.writeString(evil.resolve("dup.txt"), "# Dup\n## Leave\nfrom dup.txt\n");
         ServerSettings.Server server = new ServerSettings.Server("127.0.0.1", 0, 0, null, null, null, null, null, null);
         ServerSettings config = new ServerSettings(server, null, null,
                 new ServerSettings.Database("jdbc:postgresql://127.0.0.1:1/rag?user=rag&password=" + DB_PASSWORD, "rag", null, 60),
@@ -108,7 +116,9 @@ class BadInputCatalogueIT {
 
     @TestFactory
     Stream<DynamicTest> everyBadInputGetsAClearAnswerAndTheServerStaysUp() {
-        return cases().stream().map(c -> dynamicTest(c.name(), () -> run(c)));
+        List<Case> all = cases();
+        System.out.println("server bad-input catalogue: " + all.size() + " inputs");
+        return all.stream().map(c -> dynamicTest(c.name(), () -> run(c)));
     }
 
     private static List<Case> cases() {
@@ -294,7 +304,219 @@ class BadInputCatalogueIT {
         cases.add(admin("/info says the database is unreachable", "/info", new Plain(200, "\"connected\":false", null)));
         cases.add(admin("/calibration shows no host path", "/calibration", new Plain(-1, "", "/sys/fs/cgroup")));
         cases.add(admin("/metrics carries the database state", "/metrics", new Plain(200, "ragsearch_database_reachable 0", null)));
+
+        // Issue 21 lows, each a regression row.
+        cases.add(tool("top_k 1e308 (issue 21: a Jackson message)", "search", "{\"project\":\"handbook-en\",\"query\":\"leave\",\"top_k\":1e308}",
+                new ToolError("invalid arguments for tool 'search': argument 'top_k' must be an integer 1–20, got 1.0E308")));
+        cases.add(admin("a hard link out of the corpus is a load problem (issue 21: served)", "/info",
+                new Plain(200, "hardlinked: a hard link with 1 name(s) outside the corpus directory (2 links, 1 inside), left out", null)));
+        cases.add(tool("a hard link out of the corpus is not served", "search", "{\"project\":\"evil\",\"query\":\"outside marker\"}",
+                new Ok("\"gate\"", OUTSIDE_MARKER)));
+        cases.add(admin("a /dev/zero link is a load problem", "/info", new Plain(200, "zero.md: not a regular file", null)));
+        cases.add(admin("a link loop is a load problem", "/info", new Plain(200, "loop.md: not a regular file", null)));
+        cases.add(admin("two files with one id: a problem naming both (issue 21: served under one id)", "/info",
+                new Plain(200, "dup.txt: the same document id 'dup' as dup.md, left out; dup.md is served", null)));
+        cases.add(tool("of two files with one id the first in path order is served", "read_article",
+                "{\"project\":\"evil\",\"document\":\"dup\",\"article\":\"Leave\"}", new Ok("from dup.md", "from dup.txt")));
+        cases.add(tool("list_documents is paged (issue 21: 1.9 MB for 20,000 documents)", "list_documents",
+                "{\"project\":\"evil\",\"limit\":2}", new Ok("\"nextCursor\"", null)));
+        cases.add(tool("list_documents limit past the maximum page", "list_documents", "{\"project\":\"evil\",\"limit\":501}",
+                new ToolError("argument 'limit' must be an integer 1–500, got 501")));
+        for (String cursor : List.of("!!!", "a b", "_w", "%00", "\\u0000")) {
+            cases.add(tool("list_documents cursor " + cursor, "list_documents", "{\"project\":\"evil\",\"cursor\":" + quote(cursor) + "}",
+                    new ToolError("invalid cursor")));
+        }
+        cases.add(tool("list_documents cursor past the last id", "list_documents",
+                "{\"project\":\"evil\",\"cursor\":\"" + java.util.Base64.getUrlEncoder().withoutPadding()
+                        .encodeToString("zzzz".getBytes(StandardCharsets.UTF_8)) + "\"}", new Ok("\"documents\":[]", "nextCursor")));
+        cases.addAll(families());
         return cases;
+    }
+
+    /** A file outside the corpus that a hard link inside it points at: its text must never be served. */
+    private static final String OUTSIDE_MARKER = "outside marker zebra";
+
+    /**
+     * Generated rows: every tool argument × wrong kinds, out-of-range and edge values; identifiers
+     * with Unicode and injection edges; the JSON-RPC envelope's members × wrong kinds; transport
+     * header variants; admin paths, methods and Origins. One row = one input and its exact refusal.
+     */
+    private static List<Case> families() {
+        List<Case> cases = new ArrayList<>();
+        Map<String, Map<String, String>> validArgs = new LinkedHashMap<>();
+        validArgs.put("search", Map.of("project", "\"handbook-en\"", "query", "\"leave\""));
+        validArgs.put("list_documents", Map.of("project", "\"evil\""));
+        validArgs.put("read_article", Map.of("project", "\"evil\"", "document", "\"rules\"", "article", "\"Leave\""));
+        validArgs.put("list_projects", Map.of());
+        Map<String, List<String>> stringArgs = Map.of("search", List.of("project", "query"), "list_documents", List.of("project", "cursor"),
+                "read_article", List.of("project", "document", "article"), "list_projects", List.of());
+        Map<String, List<String>> required = Map.of("search", List.of("project", "query"), "list_documents", List.of("project"),
+                "read_article", List.of("project", "document", "article"), "list_projects", List.of());
+        List<String> notStrings = List.of("5", "-1.5", "true", "false", "[]", "[\"handbook-en\"]", "{}", "{\"$ne\":null}", "1e308");
+        for (String tool : validArgs.keySet()) {
+            for (String arg : stringArgs.get(tool)) {
+                for (String v : notStrings) {
+                    cases.add(tool(tool + "." + arg + " = " + v, tool, args(validArgs.get(tool), arg, v),
+                            new ToolError("argument '" + arg + "' must be a string, got ")));
+                }
+                cases.add(tool(tool + "." + arg + " = null", tool, args(validArgs.get(tool), arg, "null"),
+                        new ToolError(required.get(tool).contains(arg) ? "argument '" + arg + "' is required"
+                                : "argument '" + arg + "' must be a string, got null")));
+            }
+            for (String arg : required.get(tool)) {
+                cases.add(tool(tool + " without " + arg, tool, args(validArgs.get(tool), arg, null),
+                        new ToolError("argument '" + arg + "' is required")));
+            }
+            for (String extra : List.of("admin", "__proto__", "constructor", "", "k".repeat(1000), "프로젝트", "project ", "PROJECT",
+                    "top-k", "topK")) {
+                cases.add(tool(tool + " with an unknown argument '" + cut40(extra) + "'", tool, args(validArgs.get(tool), extra, "1"),
+                        new ToolError("unknown argument '")));
+            }
+        }
+        Map<String, String> intArgs = Map.of("search.top_k", "1–20", "list_documents.limit", "1–500");
+        for (Map.Entry<String, String> e : intArgs.entrySet()) {
+            String tool = e.getKey().substring(0, e.getKey().indexOf('.'));
+            String arg = e.getKey().substring(tool.length() + 1);
+            String max = e.getValue().substring(e.getValue().indexOf('–') + 1);
+            for (String v : List.of("0", "-1", Integer.toString(Integer.parseInt(max) + 1), "1e308", "-1e308", "2.5", "1.55e1", "\"5\"",
+                    "\"\"", "true", "[]", "{}", "[5]", "9223372036854775808", "-9223372036854775809", "100000000000000000000000000000",
+                    "1e-300", "5.000001", "null", "2147483648", "-2147483648")) {
+                cases.add(tool(tool + "." + arg + " = " + v, tool, args(validArgs.get(tool), arg, v),
+                        new ToolError("argument '" + arg + "' must be an integer " + e.getValue() + ", got ")));
+            }
+            for (String v : List.of("1", max, "1.0", max + ".0", "1e0", "1.5e1")) {
+                cases.add(tool(tool + "." + arg + " = " + v + " (in range)", tool, args(validArgs.get(tool), arg, v),
+                        new Ok(tool.equals("search") ? "\"gate\"" : "\"documents\"", null)));
+            }
+        }
+        List<String> odd = List.of("", " ", "\u0000", "\t", "\n", "é", "e\u0301", "😀", "\uFEFF", "\u202Ehandbook", "handbook-en ",
+                " handbook-en", "HANDBOOK-EN", "handbook_en", "handbook-en\u0000", "x".repeat(100_000), "../handbook-en", "%00",
+                "${jndi:ldap://127.0.0.1/a}", "'; DROP TABLE projects; --", "<script>alert(1)</script>", "\\u0000", "\uD800",
+                "\uFFFF", "ＨＡＮＤＢＯＯＫ");
+        for (String v : odd) {
+            String shown = cut40(v.replaceAll("\\p{Cntrl}", "?"));
+            cases.add(tool("search.project " + shown, "search", args(validArgs.get("search"), "project", quote(v)),
+                    new ToolError("unknown project")));
+            cases.add(tool("list_documents.project " + shown, "list_documents", args(validArgs.get("list_documents"), "project", quote(v)),
+                    new ToolError("unknown project")));
+            cases.add(tool("read_article.project " + shown, "read_article", args(validArgs.get("read_article"), "project", quote(v)),
+                    new ToolError("unknown project")));
+            cases.add(tool("read_article.document " + shown, "read_article", args(validArgs.get("read_article"), "document", quote(v)),
+                    new ToolError("unknown document")));
+            if (!v.isBlank() && !v.equals("\uFEFF")) { // a blank label: see articleLookupToleratesSpacingAndCase
+                cases.add(tool("read_article.article " + shown, "read_article", args(validArgs.get("read_article"), "article", quote(v)),
+                        new ToolError("unknown article")));
+            }
+        }
+        for (String q : List.of("😀😀😀", "\u202Eevael launna", "annual\u200Bleave", "e\u0301te\u0301", "연차 휴가", "年假", "إجازة سنوية",
+                "\uFEFFleave", "\uFFFF\uFFFE", "𝔩𝔢𝔞𝔳𝔢", "ｌｅａｖｅ", "LEAVE", "leave\r\nleave", "\\u0000", "a".repeat(1000),
+                "leave ".repeat(166), "\"quoted\" leave", "+leave -days", "leave && days || parking", "제1조")) {
+            cases.add(tool("query " + cut40(q.replaceAll("\\p{Cntrl}", "?")), "search",
+                    args(validArgs.get("search"), "query", quote(q)), new Ok("\"gate\"", null)));
+        }
+        cases.add(tool("query of 1001 characters", "search", args(validArgs.get("search"), "query", quote("a".repeat(1001))),
+                new ToolError("1000")));
+
+        // The JSON-RPC envelope
+        for (String v : List.of("\"2.0 \"", "\"2\"", "2", "null", "[]", "{}", "\"\"", "\"２.0\"", "\"2.00\"", "true")) {
+            cases.add(post("jsonrpc " + v, "{\"jsonrpc\":" + v + ",\"id\":1,\"method\":\"ping\"}",
+                    new RpcError(400, -32600, "\"jsonrpc\" must be \"2.0\"")));
+        }
+        for (String v : List.of("true", "null", "[]", "{}", "\"\"", "[\"ping\"]")) {
+            cases.add(post("method " + v, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":" + v + "}", new RpcError(400, -32600, "\"method\" must be")));
+        }
+        for (String m : List.of("tools/lists", "TOOLS/LIST", "tools/call/", "resources/list", "prompts/list", "completion/complete",
+                "roots/list", "rpc.discover", "__proto__", "constructor", "../ping", "도구/목록", "ping ", "m".repeat(128))) {
+            cases.add(post("unknown method " + cut40(m), rpc(1, m, "{}"), new RpcError(200, -32601, "")));
+        }
+        for (String method : List.of("ping", "tools/list", "tools/call", "initialize")) {
+            for (String params : List.of("[]", "\"x\"", "7", "true", "[1,2]")) {
+                cases.add(post(method + " params " + params, rpc(1, method, params), new RpcError(400, -32602, "\"params\" must be an object")));
+            }
+        }
+        for (String method : List.of("ping", "tools/list", "tools/call")) {
+            for (String meta : List.of("5", "\"x\"", "[1]", "true")) {
+                String params = method.equals("tools/call") ? "{\"name\":\"list_projects\",\"_meta\":" + meta + "}" : "{\"_meta\":" + meta + "}";
+                cases.add(post(method + " _meta " + meta, rpc(1, method, params), new RpcError(400, -32602, "\"params._meta\" must be an object")));
+            }
+        }
+        for (String id : List.of("9223372036854775808", "-9223372036854775809", "0.0", "[1]", "{\"a\":1}", "false", "1e3")) {
+            cases.add(post("id " + id, rpcWithId(id, "ping", null), new RpcError(400, -32600, "\"id\" must be")));
+        }
+        for (String id : List.of("0", "9223372036854775807", "-9223372036854775808", "\"" + "i".repeat(256) + "\"", "\"é😀\"", "\"\"")) {
+            cases.add(post("id " + cut40(id) + " (valid)", rpcWithId(id, "ping", null), new Ok("\"result\"", null)));
+        }
+
+        // Transport headers
+        for (String type : List.of("application/xml", "application/json-patch+json", "text/json", "application/ld+json", "multipart/form-data",
+                "application/x-www-form-urlencoded", "application/json; charset=utf-16", "application/json; charset=iso-8859-1", "*/*",
+                "application", "json", "application/javascript")) {
+            cases.add(post("Content-Type " + type, ping(1), headers("Content-Type", type), new RpcError(415, -32600, "Content-Type")));
+        }
+        for (String type : List.of("APPLICATION/JSON", "application/json;charset=utf-8", "Application/Json; Charset=UTF-8")) {
+            cases.add(post("Content-Type " + type + " (accepted)", ping(1), headers("Content-Type", type), new Ok("\"result\"", null)));
+        }
+        for (String accept : List.of("text/event-stream", "text/html", "application/xml", "application/jsonx, text/event-stream",
+                "application/json, text/plain")) {
+            cases.add(post("Accept " + accept, ping(1), headers("Accept", accept), new RpcError(406, -32600, "Accept")));
+        }
+        for (String auth : List.of("Bearer", "Bearer ", "Basic dXNlcjpwYXNz", "Bearer " + TOKEN + "x", "Bearer " + TOKEN.substring(1),
+                "Bearer " + TOKEN.toUpperCase(java.util.Locale.ROOT), "Token " + TOKEN, "Bearer " + "a".repeat(4000), "Bearer " + TOKEN + " extra",
+                "Bearer \"" + TOKEN + "\"", "Digest username=x")) {
+            cases.add(post("Authorization " + cut40(auth), ping(1), headers("Authorization", auth), new RpcError(401, -32001, "bearer token")));
+        }
+        for (String origin : List.of("http://evil.example", "https://localhost.evil.example", "http://localhost.evil.example:80",
+                "http://127.0.0.1.nip.io", "file://", "chrome-extension://abcdef", "https://localhost", "HTTP://EVIL.EXAMPLE", "*",
+                "http://localhost@evil.example", "http://127.0.0.2:1")) {
+            cases.add(post("Origin " + origin, ping(1), headers("Origin", origin), new RpcError(403, -32600, "not allowed")));
+        }
+        for (String origin : List.of("http://localhost", "http://127.0.0.1:1234", "http://[::1]:8080", "HTTP://LOCALHOST:3000")) {
+            cases.add(post("Origin " + origin + " (allowed)", ping(1), headers("Origin", origin), new Ok("\"result\"", null)));
+        }
+        for (String host : List.of("evil.example", "localhost.evil.example", "127.0.0.2:1", "0.0.0.0", "[::2]", "attacker:80",
+                "127.0.0.1.nip.io:1")) {
+            cases.add(post("Host " + host, ping(1), headers("Host", host), new RpcError(421, -32600, "not served here")));
+        }
+        for (String host : List.of("localhost", "127.0.0.1:9", "[::1]:1")) {
+            cases.add(post("Host " + host + " (allowed)", ping(1), headers("Host", host), new Ok("\"result\"", null)));
+        }
+        for (String version : List.of("2024-11-05", "2025-13-01", " 2025-06-18x", "2025-06-18,2025-11-25", "latest", "2026-07-28x", "1")) {
+            cases.add(post("MCP-Protocol-Version " + version, ping(1), headers("MCP-Protocol-Version", version),
+                    new RpcError(400, -32022, "unsupported protocol version")));
+        }
+
+        // The admin listener
+        for (String path : List.of("/", "/LIVEZ", "/livez/", "/livez.json", "/info/", "/info.json", "/metricsx", "/calibration/",
+                "/verification/x", "/readyz/x", "/startupz/x", "/mcp", "/admin", "/.env", "/actuator/health", "/favicon.ico",
+                "/robots.txt", "/Info", "/livez%20")) {
+            cases.add(admin("admin path " + path, path, new Plain(404, "not found", null)));
+        }
+        // A path parameter is not part of the path (servlet rules): /info;x is /info, nothing else.
+        cases.add(admin("admin path /info;x is /info", "/info;x", new Plain(200, "\"version\"", null)));
+        for (String path : List.of("/livez", "/readyz", "/startupz", "/info", "/metrics", "/calibration", "/verification")) {
+            for (String origin : List.of("http://evil.example", "null", "http://localhost:1")) {
+                cases.add(new Case("admin " + path + " with Origin " + origin, true, "GET", path, Map.of("Origin", origin), new byte[0],
+                        new Plain(403, "", null)));
+            }
+        }
+        return cases;
+    }
+
+    /** Arguments as a JSON object: the valid ones with {@code name} set to {@code json} (null: removed). */
+    private static String args(Map<String, String> valid, String name, String json) {
+        Map<String, String> a = new LinkedHashMap<>(valid);
+        if (json == null) {
+            a.remove(name);
+        } else {
+            a.put(name, json);
+        }
+        StringBuilder b = new StringBuilder("{");
+        a.forEach((k, v) -> b.append(b.length() > 1 ? "," : "").append(quote(k)).append(':').append(v));
+        return b.append('}').toString();
+    }
+
+    private static String cut40(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "…(" + s.length() + ")";
     }
 
     private static void run(Case c) throws Exception {

@@ -81,7 +81,7 @@ class IngestIT {
         Files.write(dir.resolve("nul.md"), "# Nul\n### Article 1 (A)\nBefore\u0000after.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load(project, dir);
         String problems = String.join("\n", loaded.problems());
-        assertTrue(problems.contains("dup.txt: the same document id 'dup' as an earlier file, left out"), problems);
+        assertTrue(problems.contains("dup.txt: the same document id 'dup' as dup.md, left out; dup.md is served (rename one of them)"), problems);
         assertTrue(problems.contains("nul: a NUL byte at byte"), problems);
         try (Database db = TestDatabase.open()) {
             Ingester.Report r = new Ingester(db).ingest(loaded.corpus(), "test", dir.toString(), null);

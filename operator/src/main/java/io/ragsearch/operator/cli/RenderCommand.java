@@ -88,6 +88,13 @@ public final class RenderCommand implements Runnable {
             if (!report.hasReranker()) {
                 throw new OperatorCli.UsageProblem(calibration + ": this measurement has no reranker (perRunBytes 0)");
             }
+            // The operator refuses such a pod's report (Calibrated False); render said nothing and rendered as if no
+            // file had been given, so a typo in a hand-edited file went unnoticed.
+            java.util.Optional<String> implausible = MeasuredCost.of("file", report).implausible();
+            if (implausible.isPresent()) {
+                throw new OperatorCli.UsageProblem(calibration + ": an implausible measurement, refused as the operator refuses it: "
+                        + implausible.get());
+            }
             return report;
         } catch (IOException | ContractException e) {
             throw new OperatorCli.UsageProblem(calibration + ": not a calibration JSON (" + e.getMessage() + ")");

@@ -39,6 +39,14 @@ public final class RagSearchFile {
             .configure(DeserializationFeature.ACCEPT_FLOAT_AS_INT, false)
             .configure(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION, true);
 
+    static {
+        // replicas: "5 " or "" was read as 5 or as absent; the API server refuses text where its schema says integer.
+        YAML.coercionConfigFor(com.fasterxml.jackson.databind.type.LogicalType.Integer)
+                .setCoercion(com.fasterxml.jackson.databind.cfg.CoercionInputShape.String, com.fasterxml.jackson.databind.cfg.CoercionAction.Fail)
+                .setCoercion(com.fasterxml.jackson.databind.cfg.CoercionInputShape.EmptyString,
+                        com.fasterxml.jackson.databind.cfg.CoercionAction.Fail);
+    }
+
     private static org.yaml.snakeyaml.LoaderOptions loaderOptions() {
         org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
         options.setMaxAliasesForCollections(MAX_ALIASES);
@@ -115,7 +123,7 @@ public final class RagSearchFile {
                     + path(e) + "; known there: " + e.getKnownPropertyIds());
         } catch (MismatchedInputException e) {
             throw new RagSearchFileException(source + ": " + path(e) + ": expected " + expected(e.getTargetType())
-                    + (e instanceof InvalidFormatException f ? ", got '" + f.getValue() + "'" : ""));
+                    + (e instanceof InvalidFormatException f ? ", got '" + f.getValue() + "'" : given(node, e)));
         } catch (JsonProcessingException e) {
             throw new RagSearchFileException(source + ": " + withoutClassNames(e.getOriginalMessage()) + " at " + path(e));
         }
@@ -183,6 +191,20 @@ public final class RagSearchFile {
         }
         int nl = message.indexOf('\n');
         return nl < 0 ? message : message.substring(0, nl);
+    }
+
+    /** ", got 'text'" for a scalar the reader refused to coerce (quoted text where a number belongs); else nothing. */
+    private static String given(com.fasterxml.jackson.databind.JsonNode root, com.fasterxml.jackson.databind.JsonMappingException e) {
+        StringBuilder pointer = new StringBuilder();
+        for (var ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                pointer.append('/').append(ref.getFieldName().replace("~", "~0").replace("/", "~1"));
+            } else if (ref.getIndex() >= 0) {
+                pointer.append('/').append(ref.getIndex());
+            }
+        }
+        com.fasterxml.jackson.databind.JsonNode value = root.at(pointer.toString());
+        return value.isTextual() ? ", got '" + value.asText().replace("\n", "\\n") + "'" : "";
     }
 
     private static String path(JsonProcessingException e) {

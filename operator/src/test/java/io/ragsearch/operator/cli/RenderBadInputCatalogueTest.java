@@ -35,8 +35,11 @@ class RenderBadInputCatalogueTest {
     @TempDir
     Path dir;
 
-    /** A file and what render must say about it (null: it renders). */
-    private record Case(String name, byte[] file, String says) {
+    /** A file and what render must say about it; {@code calibration}: a --calibration file's text, if any. */
+    private record Case(String name, byte[] file, String says, String calibration) {
+        Case(String name, byte[] file, String says) {
+            this(name, file, says, null);
+        }
     }
 
     static String base(String spec) {
@@ -157,7 +160,113 @@ class RenderBadInputCatalogueTest {
                 + "  networkPolicy: {clientPodLabels: {\"my app\": x}}\n"), "spec.networkPolicy.clientPodLabels key 'my app'"));
         cases.add(bad("a checks key that climbs", base(RESOURCES + PROJECT + "  verification: {configMap: checks, key: \"../x\"}\n"),
                 "spec.verification.key '../x' is not a ConfigMap key"));
+        cases.addAll(families());
         return cases;
+    }
+
+    /** The example's calibration, as a pod reports it. */
+    private static final String GOOD_CALIBRATION = "{\"method\": \"rss\", \"memoryLimitBytes\": null, \"residentBytes\": 381681664, "
+            + "\"perRunBytes\": 475004928, \"samples\": 4, \"batch\": 32, \"maxSeqLen\": 256, \"intraOpThreads\": 1, "
+            + "\"rerankerDigest\": \"sha256:stand-in-minilm-pair\", \"measuredAt\": \"2026-12-02T18:20:00Z\"}";
+
+    /**
+     * Generated rows: every whole-number field × wrong kinds and out-of-range values, every
+     * Kubernetes name the spec carries × names the API server refuses, label keys and values ×
+     * bad syntax, images × bad references, and --calibration files that are broken or implausible
+     * (issue 21: an implausible one was dropped without a word). Each must be refused naming the field.
+     */
+    static List<Case> families() {
+        List<Case> cases = new ArrayList<>();
+        java.util.Map<String, java.util.function.Function<String, String>> numbers = new java.util.LinkedHashMap<>();
+        numbers.put("spec.replicas", v -> RESOURCES + PROJECT + "  replicas: " + v + "\n");
+        numbers.put("spec.startupTimeoutSeconds", v -> RESOURCES + PROJECT + "  startupTimeoutSeconds: " + v + "\n");
+        numbers.put("spec.pod.preStopDelaySeconds", v -> RESOURCES + PROJECT + "  pod: {preStopDelaySeconds: " + v + "}\n");
+        numbers.put("spec.rerank.intraOpThreads", v -> RESOURCES + PROJECT + "  rerank: {intraOpThreads: " + v + "}\n");
+        numbers.put("spec.rerank.headroomPercent", v -> RESOURCES + PROJECT + "  rerank: {headroomPercent: " + v + "}\n");
+        for (var field : numbers.entrySet()) {
+            for (String v : List.of("-1", "2.5", "two", "\"\"", "[]", "{}", "true", "99999999999", "-99999999999", "1e400", "\"5 \"",
+                    "\"5\"", "0.5")) {
+                cases.add(bad(field.getKey() + " = " + v, base(field.getValue().apply(v)), field.getKey()));
+            }
+            for (String v : List.of(".nan", ".inf", "-.inf")) {
+                cases.add(bad(field.getKey() + " = " + v, base(field.getValue().apply(v)), "not valid YAML: Malformed numeric value '" + v + "'"));
+            }
+        }
+        cases.add(bad("spec.startupTimeoutSeconds = 29", base(numbers.get("spec.startupTimeoutSeconds").apply("29")),
+                "spec.startupTimeoutSeconds must be in [30, 86400], got 29"));
+        cases.add(bad("spec.startupTimeoutSeconds = 86401", base(numbers.get("spec.startupTimeoutSeconds").apply("86401")),
+                "spec.startupTimeoutSeconds must be in [30, 86400], got 86401"));
+        cases.add(bad("spec.pod.preStopDelaySeconds = 301", base(numbers.get("spec.pod.preStopDelaySeconds").apply("301")),
+                "spec.pod.preStopDelaySeconds must be in [0, 300], got 301"));
+        cases.add(bad("spec.rerank.intraOpThreads = 0", base(numbers.get("spec.rerank.intraOpThreads").apply("0")),
+                "spec.rerank.intraOpThreads must be in [1, 256], got 0"));
+        cases.add(bad("spec.rerank.intraOpThreads = 257", base(numbers.get("spec.rerank.intraOpThreads").apply("257")),
+                "spec.rerank.intraOpThreads must be in [1, 256], got 257"));
+
+        java.util.Map<String, java.util.function.Function<String, String>> names = new java.util.LinkedHashMap<>();
+        names.put("metadata.name", v -> named(v, null, RESOURCES + PROJECT));
+        names.put("metadata.namespace", v -> named("handbook", v, RESOURCES + PROJECT));
+        names.put("spec.auth.bearerTokenSecretRef.name", v -> base(RESOURCES + PROJECT + "  auth: {bearerTokenSecretRef: {name: " + v + "}}\n"));
+        names.put("spec.projects[0].source.configMap", v -> base(RESOURCES + "  projects:\n    - {name: h, source: {configMap: " + v + "}}\n"));
+        names.put("spec.pod.priorityClassName", v -> base(RESOURCES + PROJECT + "  pod: {priorityClassName: " + v + "}\n"));
+        names.put("spec.pod.imagePullSecrets[0].name", v -> base(RESOURCES + PROJECT + "  pod: {imagePullSecrets: [{name: " + v + "}]}\n"));
+        names.put("spec.models.reranker.pvc.claimName", v -> base(RESOURCES + PROJECT + "  models:\n    reranker: {pvc: {claimName: " + v
+                + ", path: m}}\n"));
+        for (var field : names.entrySet()) {
+            for (String v : List.of("UPPER", "under_score", "-lead", "trail-", "\"" + "a".repeat(254) + "\"", "\"sp ace\"", "\"new\\nline\"",
+                    "\"caf\u00e9\"", "\"a/b\"", "\"a:b\"", "\"..\"", "\"a\\u0000b\"", "\"\u202Eevil\"", "\"*\"")) {
+                cases.add(bad(field.getKey() + " = " + cut(v, 30), field.getValue().apply(v), field.getKey()));
+            }
+        }
+        for (String key : List.of("\"-lead\"", "\"trail-\"", "\"" + "k".repeat(64) + "\"", "\"p.example/\"", "\"/name\"", "\"a b\"",
+                "\"\u00e9\"", "\"a\\nb\"", "\"" + "p".repeat(254) + "/x\"", "\"\"")) {
+            cases.add(bad("spec.pod.labels key " + cut(key, 30), base(RESOURCES + PROJECT + "  pod:\n    labels: {" + key + ": x}\n"),
+                    "spec.pod.labels key"));
+            cases.add(bad("spec.pod.annotations key " + cut(key, 30), base(RESOURCES + PROJECT + "  pod:\n    annotations: {" + key + ": x}\n"),
+                    "spec.pod.annotations key"));
+        }
+        for (String value : List.of("\"-lead\"", "\"trail.\"", "\"a b\"", "\"\u00e9\"", "\"a/b\"", "\"a:b\"", "\"" + "v".repeat(64) + "\"")) {
+            cases.add(bad("spec.pod.labels value " + cut(value, 30), base(RESOURCES + PROJECT + "  pod:\n    labels: {team: " + value + "}\n"),
+                    "spec.pod.labels['team']"));
+            cases.add(bad("spec.pod.nodeSelector value " + cut(value, 30), base(RESOURCES + PROJECT + "  pod:\n    nodeSelector: {zone: " + value
+                    + "}\n"), "spec.pod.nodeSelector['zone']"));
+        }
+        for (String image : List.of("\"\"", "\" \"", "\"ragsearch/search-server:\"", "\"ragsearch/search-server:a b\"", "\":tag\"",
+                "\"ragsearch//search-server\"", "\"ragsearch/search-server@sha256:xyz\"", "\"ragsearch/search-server:" + "t".repeat(200) + "\"",
+                "\"http://registry/ragsearch\"", "\"ragsearch/search-server:0.1.0\\u0000\"", "\"-ragsearch/search-server\"")) {
+            cases.add(bad("spec.image " + cut(image, 30), base(RESOURCES + PROJECT).replace("ragsearch/search-server:0.1.0", image), "spec.image"));
+        }
+        java.util.Map<String, String> calibrations = new java.util.LinkedHashMap<>();
+        calibrations.put("perRunBytes 1 (issue 21: dropped silently)", GOOD_CALIBRATION.replace("475004928", "1"));
+        calibrations.put("perRunBytes just under 1 MiB", GOOD_CALIBRATION.replace("475004928", "1048575"));
+        calibrations.put("residentBytes 1", GOOD_CALIBRATION.replace("381681664", "1"));
+        calibrations.put("residentBytes over twice its limit", GOOD_CALIBRATION.replace("\"memoryLimitBytes\": null", "\"memoryLimitBytes\": 100000000"));
+        calibrations.put("intraOpThreads 5000", GOOD_CALIBRATION.replace("\"intraOpThreads\": 1", "\"intraOpThreads\": 5000"));
+        for (var c : calibrations.entrySet()) {
+            cases.add(new Case("--calibration " + c.getKey(), base(RESOURCES + PROJECT).getBytes(StandardCharsets.UTF_8),
+                    "an implausible measurement, refused as the operator refuses it: ", c.getValue()));
+        }
+        java.util.Map<String, String> broken = new java.util.LinkedHashMap<>();
+        broken.put("empty", "");
+        broken.put("an array", "[]");
+        broken.put("not JSON", "{{{");
+        broken.put("a number", "7");
+        broken.put("perRunBytes as text", GOOD_CALIBRATION.replace("475004928", "\"lots\""));
+        broken.put("perRunBytes 2.5", GOOD_CALIBRATION.replace("475004928", "2.5"));
+        broken.put("perRunBytes past a long", GOOD_CALIBRATION.replace("475004928", "99999999999999999999"));
+        broken.put("residentBytes missing", GOOD_CALIBRATION.replace("\"residentBytes\": 381681664, ", ""));
+        broken.put("a NUL in the text", GOOD_CALIBRATION.replace("rss", "r\u0000s"));
+        for (var c : broken.entrySet()) {
+            cases.add(new Case("--calibration " + c.getKey(), base(RESOURCES + PROJECT).getBytes(StandardCharsets.UTF_8),
+                    "calibration", c.getValue()));
+        }
+        cases.add(new Case("--calibration without a reranker (perRunBytes 0)", base(RESOURCES + PROJECT).getBytes(StandardCharsets.UTF_8),
+                "this measurement has no reranker (perRunBytes 0)", GOOD_CALIBRATION.replace("475004928", "0")));
+        return cases;
+    }
+
+    private static String cut(String s, int n) {
+        return s.length() <= n ? s : s.substring(0, n) + "…";
     }
 
     /** A RagSearch file with the given metadata (YAML scalars as written). */
@@ -169,14 +278,30 @@ class RenderBadInputCatalogueTest {
 
     @TestFactory
     Stream<DynamicTest> badRagSearchFilesAreRefusedWithAClearMessage() {
-        return cases().stream().map(c -> dynamicTest(c.name(), () -> {
-            Path file = Files.write(dir.resolve(c.name().replaceAll("[^a-z0-9]+", "-") + ".yaml"), c.file());
-            RenderCommandTest.Run run = RenderCommandTest.render("-f", file.toString());
+        List<Case> all = cases();
+        System.out.println("render bad-input catalogue: " + all.size() + " RagSearch and calibration files");
+        return all.stream().map(c -> dynamicTest(c.name(), () -> {
+            Path file = Files.write(dir.resolve("case.yaml"), c.file());
+            RenderCommandTest.Run run = c.calibration() == null ? RenderCommandTest.render("-f", file.toString())
+                    : RenderCommandTest.render("-f", file.toString(), "--calibration",
+                            Files.writeString(dir.resolve("calibration.json"), c.calibration()).toString());
             String where = c.name() + ": exit " + run.exit() + ": " + cut(run.err());
             assertEquals(2, run.exit(), where);
             assertTrue(run.err().contains(c.says()), where);
             assertFalse(LEAK.matcher(run.err()).find(), "leak: " + where);
             assertTrue(run.err().length() < 4_000, "a message, not a dump: " + where);
+        }));
+    }
+
+    /** The example calibration still renders: the refusals above are the file's, not the option's. */
+    @TestFactory
+    Stream<DynamicTest> aPlausibleCalibrationStillRenders() {
+        return Stream.of(dynamicTest("the example calibration", () -> {
+            Path file = Files.writeString(dir.resolve("ok.yaml"), base(RESOURCES + PROJECT));
+            Path calibration = Files.writeString(dir.resolve("calibration.json"), GOOD_CALIBRATION);
+            RenderCommandTest.Run run = RenderCommandTest.render("-f", file.toString(), "--calibration", calibration.toString());
+            assertEquals(0, run.exit(), run.err());
+            assertTrue(run.out().contains("Deployment") && run.out().contains("concurrency"), run.out());
         }));
     }
 
