@@ -24,6 +24,10 @@ scripts/model/fetch-e5.sh
 # (a cold build takes tens of minutes, then seconds). The tests start and stop it themselves.
 RAGSEARCH_TESTPLANE_BIN="$(scripts/testplane-build.sh)"
 export RAGSEARCH_TESTPLANE_BIN
+# A real Helm 4 (helm.sh/helm/v4) and a kubectl of the plane's version, built from Go modules
+# (tools/helm; cached by its inputs like the plane) for HelmInstallIT and scripts/kube-e2e.sh.
+RAGSEARCH_HELM_BIN="$(scripts/helm-build.sh)"
+export RAGSEARCH_HELM_BIN
 
 mvn -B -ntp verify -Pimages -Dbuiltin.models.dir="$RAGSEARCH_BUILTIN_MODELS" "$@"
 

@@ -33,7 +33,8 @@ public final class OfflineProjects {
             throws IOException {
         // The models stay open as long as the search: the process ends with the command.
         ProjectAssembly assembly = new ProjectAssembly(settings, phase -> { });
-        SearchService search = assembly.loadDirectoryProjects(into, new Metrics());
+        assembly.loadDirectoryProjects(into);
+        SearchService search = assembly.searchService(into, new Metrics());
         if (settings.database().isPresent()) {
             DatabaseSettings ref = settings.database().get();
             var builder = assembly.databaseProjects();

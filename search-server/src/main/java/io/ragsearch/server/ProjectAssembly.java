@@ -39,7 +39,7 @@ final class ProjectAssembly implements AutoCloseable {
     }
 
     /** Loads every directory project into the catalog, and every configured reranker (calibration measures them all). */
-    SearchService loadDirectoryProjects(ProjectCatalog into, Metrics metrics) throws IOException {
+    void loadDirectoryProjects(ProjectCatalog into) throws IOException {
         settings.projects().forEach(p -> p.reranker().ifPresent(rerankers::get));
         ProjectLoader loader = new ProjectLoader(embedding::tokenizer, embedding::embedder, rerankers::get,
                 settings.models().vectorCache());
@@ -53,8 +53,12 @@ final class ProjectAssembly implements AutoCloseable {
             into.put(project);
             LOG.info("project {} indexed in {} ms", p.name(), (System.nanoTime() - t0) / 1_000_000);
         }
+    }
+
+    /** The search over the catalog, with the process-wide rerank limiter (its permits are the memory bound). */
+    SearchService searchService(ProjectCatalog catalog, Metrics metrics) {
         var r = settings.models().rerank();
-        return new SearchService(into, embedding::embedder, settings.serving().limits(),
+        return new SearchService(catalog, embedding::embedder, settings.serving().limits(),
                 new RerankLimiter(r.concurrency(), r.queueTimeoutMillis(), metrics));
     }
 

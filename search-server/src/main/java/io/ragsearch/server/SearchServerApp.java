@@ -88,7 +88,8 @@ public final class SearchServerApp implements AutoCloseable {
         admin.start();
         ProcessGauges.register(metrics, assembly.embedding());
 
-        search = assembly.loadDirectoryProjects(catalog, metrics);
+        assembly.loadDirectoryProjects(catalog);
+        search = assembly.searchService(catalog, metrics);
         health.phase("calibrating");
         calibration = StartupCalibration.run(settings.models().calibration(), assembly.rerankers().all(),
                 s.limits().candidates(), metrics).orElse(null);

@@ -16,6 +16,7 @@ import io.ragsearch.operator.naming.Labels;
 import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
 import io.ragsearch.operator.reconcile.RagSearchReconciler;
+import io.ragsearch.operator.simulator.NodeAgent;
 import io.ragsearch.operator.simulator.PodSimulator;
 import io.ragsearch.operator.simulator.ReadyEndpoints;
 
@@ -74,7 +75,7 @@ public final class Playground implements AutoCloseable {
         api.init(InetAddress.getLoopbackAddress(), 0);
         client = api.createClient();
         installCrd();
-        PodSimulator.Settings sim = PodSimulator.Settings.of(options.serverJar(), options.workDir());
+        NodeAgent.Settings sim = NodeAgent.Settings.of(options.serverJar(), options.workDir());
         simulator = new PodSimulator(client, options.serverImage() == null ? sim : sim.withServerImage(options.serverImage()));
         operator = new OperatorRuntime(client, new HttpPodAdminClient(),
                 new RagSearchReconciler.Settings(Duration.ofSeconds(2), Duration.ofSeconds(60), PodLayout.ADMIN_PORT), Set.of());

@@ -28,13 +28,15 @@ import java.util.Map;
  * entrypoint — the image's own JRE, files and user, as a container runtime would;</li>
  * <li>the fallback: the server jar on this machine's JVM ({@code java -jar}, the image's
  * entrypoint being the same CLI), the volume mounts bound at the same paths of this machine's
- * root filesystem.</li>
+ * root filesystem. The jar is the node agent's copy, seen at {@link NodeAgent#IMAGE_DIR} (bound
+ * before the pod's own mounts, which may hide where it lies on this machine).</li>
  * </ul>
  */
 final class ContainerLauncher {
 
     /** Where mount targets that did not exist on this machine were created (removed at the end if empty). */
     private final MountPoints mountPoints;
+    /** The plain-jar fallback's jar (the agent's copy); null when pods run from the image. */
     private final Path serverJar;
     /** Null: the plain-jar fallback. */
     private final ImageRootfs rootfs;
@@ -43,10 +45,6 @@ final class ContainerLauncher {
     static final String SIM_DNS_DIR = "/etc/ragsearch-sim-dns";
     /** The simulator's Service names (its cluster DNS), or null for none. */
     private final Path hostsFile;
-
-    ContainerLauncher(KubernetesClient client, Path serverJar, ImageRootfs rootfs, MountPoints mountPoints) {
-        this(client, serverJar, rootfs, mountPoints, null);
-    }
 
     ContainerLauncher(KubernetesClient client, Path serverJar, ImageRootfs rootfs, MountPoints mountPoints, Path hostsFile) {
         this.client = client;
@@ -70,7 +68,9 @@ final class ContainerLauncher {
             // Into the cgroup before the JVM starts: it sizes its heap from the limit it finds there.
             outer.append("echo $$ > ").append(q(cgroup.procs().toString())).append('\n');
         }
-        outer.append("exec unshare --mount --propagation private /bin/sh ").append(q(innerScript.toString())).append('\n');
+        // The pod's process dies with the agent, however the agent ends (kept across the execs below,
+        // cleared only where the image's user differs: then the agent's shutdown hook stops it).
+        outer.append("exec setpriv --pdeathsig KILL unshare --mount --propagation private /bin/sh ").append(q(innerScript.toString())).append('\n');
         Path outerScript = podDir.resolve(c.getName() + "-launch.sh");
         Files.writeString(outerScript, outer.toString());
 
@@ -107,8 +107,11 @@ final class ContainerLauncher {
         // Mounts whose target hides a source (e.g. /tmp over a pod directory under /tmp) go last.
         mounts.sort(Comparator.comparing((VolumeMount m) -> podDir.toAbsolutePath().startsWith(m.getMountPath()))
                 .thenComparing(VolumeMount::getMountPath));
+        // First, before a pod's /tmp can hide the agent's directories: the jar, then the Service names, at paths of their own.
+        mountPoints.ensure(Path.of(NodeAgent.IMAGE_DIR));
+        inner.append("mount --bind ").append(q(serverJar.getParent().toString())).append(' ').append(q(NodeAgent.IMAGE_DIR)).append('\n');
+        inner.append("mount -o remount,bind,ro ").append(q(NodeAgent.IMAGE_DIR)).append('\n');
         if (hostsFile != null) {
-            // First, before a pod's /tmp can hide the simulator's directory: its Service names, at a path of their own.
             mountPoints.ensure(Path.of(SIM_DNS_DIR));
             inner.append("mount --bind ").append(q(hostsFile.getParent().toString())).append(' ').append(q(SIM_DNS_DIR)).append('\n');
             inner.append("mount -o remount,bind,ro ").append(q(SIM_DNS_DIR)).append('\n');
@@ -129,7 +132,7 @@ final class ContainerLauncher {
             // Service names resolve as cluster DNS would (ServiceNames); the file is read at each lookup.
             inner.append(' ').append(q("-Djdk.net.hosts.file=" + SIM_DNS_DIR + "/" + hostsFile.getFileName()));
         }
-        inner.append(" -jar ").append(q(serverJar.toString()));
+        inner.append(" -jar ").append(q(NodeAgent.IMAGE_DIR + "/" + serverJar.getFileName()));
         for (String arg : c.getArgs() == null ? List.<String>of() : c.getArgs()) {
             inner.append(' ').append(q(arg));
         }

@@ -31,6 +31,7 @@ public final class MemoryCgroups {
                 return new MemoryCgroups(null, "no cgroup v1 memory controller (cgroup v2 delegation is not attempted)");
             }
             Path own = Path.of("/sys/fs/cgroup/memory" + v1.get());
+            removeLeftovers(own);
             Path base = own.resolve(name);
             Files.createDirectories(base);
             Path probe = Files.createDirectories(base.resolve("probe-" + ProcessHandle.current().pid()));
@@ -42,6 +43,25 @@ public final class MemoryCgroups {
             return new MemoryCgroups(base, null);
         } catch (IOException | RuntimeException e) {
             return new MemoryCgroups(null, "cannot create a limited memory cgroup here (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * The cgroups of agents whose JVM was killed before {@code close()} ("ragsearch-node-PID-N",
+     * "ragsearch-sim-PID"): removed when their process is gone. The kernel refuses to remove a
+     * cgroup that still holds a process, so nothing running loses its limit.
+     */
+    static void removeLeftovers(Path own) {
+        try (var dirs = Files.list(own)) {
+            for (Path dir : dirs.filter(Files::isDirectory).toList()) {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("ragsearch-(?:node|sim)-(\\d+)(?:-\\d+)?")
+                        .matcher(dir.getFileName().toString());
+                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty()) {
+                    new MemoryCgroups(dir, null).close();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // leftovers stay; they hold no process
         }
     }
 

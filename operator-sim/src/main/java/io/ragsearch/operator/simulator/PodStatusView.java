@@ -10,10 +10,13 @@ import java.time.Instant;
 
 /** A pod's status as kubectl get pod -o yaml would show it, from a snapshot of its state. */
 final class PodStatusView {
+    /** The node's address: every pod runs on this machine. */
+    static final String HOST_IP = "127.0.0.1";
 
     /** The state to show; {@code waitingReason} null while the container runs. */
     record Snapshot(String ip, boolean running, boolean started, boolean ready, boolean initialized, int restarts,
-                    Instant startedAt, String waitingReason, String waitingMessage, ContainerStatus lastTermination) {
+                    Instant startedAt, String waitingReason, String waitingMessage, ContainerStatus lastTermination,
+                    Instant admittedAt) {
     }
 
     private PodStatusView() {
@@ -35,7 +38,9 @@ final class PodStatusView {
         String now = Instant.now().toString();
         return new PodStatusBuilder()
                 .withPhase(s.running() || s.restarts() > 0 ? "Running" : "Pending")
-                .withPodIP(s.ip()).withHostIP("127.0.0.1")
+                .withPodIP(s.ip()).addNewPodIP().withIp(s.ip()).endPodIP()
+                .withHostIP(HOST_IP).addNewHostIP().withIp(HOST_IP).endHostIP()
+                .withStartTime(s.admittedAt().toString())
                 .addNewCondition().withType("PodScheduled").withStatus("True").withLastTransitionTime(now).endCondition()
                 .addNewCondition().withType("Initialized").withStatus(s.initialized() ? "True" : "False").endCondition()
                 .addNewCondition().withType("ContainersReady").withStatus(s.ready() ? "True" : "False").endCondition()

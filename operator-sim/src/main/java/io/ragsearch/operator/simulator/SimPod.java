@@ -2,9 +2,8 @@ package io.ragsearch.operator.simulator;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,10 +21,11 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One pod's life: a Pod object in the API server and its containers run as processes
- * ({@link ContainerProcess}), the template's probes run as a kubelet runs them
- * ({@link ProbeState}), the result written into the pod's status ({@link PodStatusView}). A
- * failed liveness or startup probe, or an exit, restarts the container with a growing back-off.
+ * One pod's life on our node: its containers run as processes ({@link ContainerProcess}), its
+ * probes run as a kubelet runs them ({@link ProbeState}), the result written into the Pod's
+ * status ({@link PodStatusView}). A failed liveness or startup probe, or an exit, restarts the
+ * container with a growing back-off. The Pod object is the API server's: made by a controller,
+ * deleted here with grace 0 once the process has stopped.
  */
 final class SimPod {
     private static final Logger LOG = LoggerFactory.getLogger(SimPod.class);
@@ -34,8 +34,8 @@ final class SimPod {
     final String namespace;
     final String name;
     final String ip;
-    final String templateHash;
-    private final PodTemplateSpec template;
+    private final PodSpec spec;
+    private final Instant admittedAt = Instant.now();
     private final KubernetesClient client;
     private final ContainerProcess containers;
     private final ScheduledExecutorService scheduler;
@@ -54,31 +54,24 @@ final class SimPod {
     private Instant startedAt;
     private String killReason;
 
-    /** Where a pod comes from and what runs it. */
-    record Identity(String namespace, String name, String ip, String templateHash) {
+    /** Which pod, and the loopback address it runs on. */
+    record Identity(String namespace, String name, String ip) {
     }
 
-    SimPod(KubernetesClient client, Identity id, PodTemplateSpec template, ContainerLauncher launcher,
+    SimPod(KubernetesClient client, Identity id, PodSpec spec, ContainerLauncher launcher,
            MemoryCgroups cgroups, ScheduledExecutorService scheduler, Path workDir) {
         this.client = client;
         this.namespace = id.namespace();
         this.name = id.name();
         this.ip = id.ip();
-        this.templateHash = id.templateHash();
-        this.template = template;
+        this.spec = spec;
         this.scheduler = scheduler;
         this.podDir = workDir.resolve("pods").resolve(namespace + "_" + name);
         this.containers = new ContainerProcess(launcher, cgroups, namespace, name, ip, podDir);
     }
 
-    /** Creates the Pod object and starts its containers. */
+    /** Starts its containers (the Pod object exists: a controller made it). */
     void start() {
-        client.pods().inNamespace(namespace).resource(new PodBuilder()
-                .withNewMetadata().withName(name).withNamespace(namespace)
-                .withLabels(template.getMetadata().getLabels()).withAnnotations(template.getMetadata().getAnnotations())
-                .endMetadata()
-                .withSpec(template.getSpec())
-                .build()).create();
         publish();
         scheduler.execute(this::runContainers);
     }
@@ -95,12 +88,8 @@ final class SimPod {
         return restarts;
     }
 
-    Path log() {
-        return podDir.resolve(main().getName() + ".log");
-    }
-
     private Container main() {
-        return template.getSpec().getContainers().get(0);
+        return spec.getContainers().get(0);
     }
 
     private void runContainers() {
@@ -114,9 +103,9 @@ final class SimPod {
         try {
             if (volumes == null) {
                 Files.createDirectories(podDir);
-                volumes = PodFiles.prepare(client, namespace, template.getSpec().getVolumes(), podDir);
+                volumes = PodFiles.prepare(client, namespace, spec.getVolumes(), podDir);
             }
-            containers.runInit(template.getSpec().getInitContainers(), volumes,
+            containers.runInit(spec.getInitContainers(), volumes,
                     init -> waiting("PodInitializing", "running init container " + init));
             Process started = containers.start(main(), volumes);
             synchronized (this) {
@@ -214,19 +203,22 @@ final class SimPod {
         }, backoff, TimeUnit.MILLISECONDS);
     }
 
+    /** Marks the pod as going (unready from now on); false when it already was. */
+    synchronized boolean beginTermination() {
+        if (terminating) {
+            return false;
+        }
+        terminating = true;
+        probes.unready();
+        return true;
+    }
+
     /**
-     * Deletes the pod as the control plane and kubelet do together: out of the endpoints first
+     * After {@link #beginTermination()}: stops the pod as the control plane and kubelet do together: out of the endpoints first
      * ({@code endpointDelay}, the time a Service takes to notice), then SIGTERM, then SIGKILL
      * after the grace period; finally the Pod object goes.
      */
     void terminate(Duration endpointDelay) {
-        synchronized (this) {
-            if (terminating) {
-                return;
-            }
-            terminating = true;
-            probes.unready();
-        }
         publish();
         // The time a Service takes to notice: a modelled delay, not a wait for a condition.
         sleep(endpointDelay);
@@ -237,7 +229,8 @@ final class SimPod {
         }
         containers.release();
         try {
-            client.pods().inNamespace(namespace).withName(name).delete();
+            // the process has stopped: the API server may forget the pod now
+            client.pods().inNamespace(namespace).withName(name).withGracePeriod(0).delete();
         } catch (RuntimeException e) {
             LOG.debug("pod {}/{} already gone: {}", namespace, name, e.getMessage());
         }
@@ -278,7 +271,7 @@ final class SimPod {
     }
 
     private long grace() {
-        Long g = template.getSpec().getTerminationGracePeriodSeconds();
+        Long g = spec.getTerminationGracePeriodSeconds();
         return g == null ? 30 : g;
     }
 
@@ -297,10 +290,13 @@ final class SimPod {
             boolean running = process != null && process.isAlive() && waitingReason == null;
             status = PodStatusView.of(main(), new PodStatusView.Snapshot(ip, running, probes.started(),
                     probes.ready() && !terminating, volumes != null, restarts, startedAt, waitingReason, waitingMessage,
-                    lastTermination));
+                    lastTermination, admittedAt));
         }
         try {
             client.pods().inNamespace(namespace).withName(name).editStatus(p -> {
+                if (p.getStatus() != null) {
+                    status.setQosClass(p.getStatus().getQosClass()); // the API server's, and immutable
+                }
                 p.setStatus(status);
                 return p;
             });

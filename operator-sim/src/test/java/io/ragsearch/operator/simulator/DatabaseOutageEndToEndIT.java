@@ -71,7 +71,7 @@ class DatabaseOutageEndToEndIT {
 
         MockCluster.quietMockServer();
         MockCluster.installCrd(client);
-        simulator = new PodSimulator(client, PodSimulator.Settings.of(ServerJar.path(),
+        simulator = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(),
                 Files.createTempDirectory("ragsearch-outage")));
         simulator.start();
         // Settled reconciles every 3 s here (5 min by default), so the outage's start shows within the test.

@@ -50,7 +50,7 @@ class ImagePodIT {
         assertTrue(Files.isRegularFile(IMAGE), "the server image archive is built by mvn -Pimages: " + IMAGE);
         MockCluster.quietMockServer();
         MockCluster.installCrd(client);
-        simulator = new PodSimulator(client, PodSimulator.Settings.of(ServerJar.path(),
+        simulator = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(),
                 Files.createTempDirectory("ragsearch-image-pods")).withServerImage(IMAGE));
         simulator.start();
         operator = new OperatorRuntime(client, new HttpPodAdminClient(),
@@ -76,7 +76,7 @@ class ImagePodIT {
     @Test
     void anImageThatCannotBeUsedFallsBackToThePlainJarAndSaysWhy() throws Exception {
         Path missing = Files.createTempDirectory("no-image").resolve("image.tar");
-        try (PodSimulator fallback = new PodSimulator(client, PodSimulator.Settings.of(ServerJar.path(),
+        try (PodSimulator fallback = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(),
                 Files.createTempDirectory("ragsearch-fallback")).withServerImage(missing))) {
             assertFalse(fallback.runsImage());
             assertTrue(fallback.runtime().startsWith("plain jar "), fallback.runtime());

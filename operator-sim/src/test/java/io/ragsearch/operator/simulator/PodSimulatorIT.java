@@ -21,15 +21,23 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The simulator's kubelet duties on plain Deployments: a failing liveness probe restarts, a memory limit kills. */
+/**
+ * The node agent's duties on plain Deployments: a failing liveness probe restarts, a memory limit
+ * kills, and a pod runs the server from the agent's copy of the jar even where its own mounts
+ * hide where that jar lies (here: the jar under /tmp, the pod's /tmp an emptyDir, as for a
+ * checkout cloned under /tmp).
+ */
 @EnableKubernetesMockClient(crud = true)
 class PodSimulatorIT {
     static KubernetesClient client;
     static PodSimulator simulator;
+    static java.nio.file.Path jarUnderTmp;
 
     @BeforeAll
     static void start() throws Exception {
-        simulator = new PodSimulator(client, PodSimulator.Settings.of(ServerJar.path(), Files.createTempDirectory("sim-test")));
+        java.nio.file.Path checkout = Files.createTempDirectory(java.nio.file.Path.of("/tmp"), "checkout-");
+        jarUnderTmp = Files.copy(ServerJar.path(), checkout.resolve("ragsearch-server.jar"));
+        simulator = new PodSimulator(client, NodeAgent.Settings.of(jarUnderTmp, Files.createTempDirectory("sim-test")));
         simulator.start();
     }
 
@@ -37,6 +45,33 @@ class PodSimulatorIT {
     static void stop() {
         simulator.close();
         assertEquals(0, simulator.runningProcesses(), "every process stopped");
+        try {
+            Files.deleteIfExists(jarUnderTmp);
+            Files.deleteIfExists(jarUnderTmp.getParent());
+        } catch (java.io.IOException ignored) {
+            // left in /tmp
+        }
+    }
+
+    @Test
+    void aPodWhoseTmpIsAnEmptyDirRunsTheServerThoughItsJarLiesUnderTmp() {
+        Deployment d = deployment("tmp", "sample", null, null, Map.of());
+        var spec = d.getSpec().getTemplate().getSpec();
+        spec.getContainers().get(0).setReadinessProbe(new io.fabric8.kubernetes.api.model.ProbeBuilder().withNewHttpGet()
+                .withPath("/readyz").withPort(new IntOrString("admin")).endHttpGet().withPeriodSeconds(1).build());
+        spec.getContainers().get(0).setVolumeMounts(List.of(new io.fabric8.kubernetes.api.model.VolumeMountBuilder()
+                .withName("tmp").withMountPath("/tmp").build()));
+        spec.setVolumes(List.of(new io.fabric8.kubernetes.api.model.VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build()));
+        client.apps().deployments().inNamespace("tmp").resource(d).create();
+        Pod pod = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> pod("tmp"),
+                p -> p != null && status(p) != null && (Boolean.TRUE.equals(status(p).getReady()) || status(p).getRestartCount() > 0));
+        assertEquals(0, status(pod).getRestartCount(), "the server started (no \"Unable to access jarfile\"): " + status(pod));
+        assertTrue(status(pod).getReady());
+        assertEquals("Running", pod.getStatus().getPhase());
+        assertEquals(NodeAgent.DEFAULT_NODE, pod.getSpec().getNodeName());
+        assertEquals(pod.getStatus().getPodIP(), pod.getStatus().getPodIPs().get(0).getIp());
+        client.apps().deployments().inNamespace("tmp").withName("sample").delete();
+        await().atMost(Duration.ofSeconds(60)).until(() -> pod("tmp") == null);
     }
 
     @Test

@@ -18,9 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that moment (round robin), over real MCP. Counts what was served and what failed.
  */
 final class SearchTraffic implements AutoCloseable {
-    private final KubernetesClient api;
-    private final String namespace;
-    private final String instance;
+    /** The addresses a search may go to now. */
+    private final java.util.function.Supplier<List<String>> endpoints;
     private final Map<String, McpSyncClient> clients = new ConcurrentHashMap<>();
     final AtomicInteger served = new AtomicInteger();
     final AtomicInteger failed = new AtomicInteger();
@@ -29,15 +28,18 @@ final class SearchTraffic implements AutoCloseable {
     private volatile boolean running;
     private Thread loop;
 
+    /** Routed to the ready pods the API server shows (an API server without EndpointSlices). */
     SearchTraffic(KubernetesClient api, String namespace, String instance) {
-        this.api = api;
-        this.namespace = namespace;
-        this.instance = instance;
+        this(() -> ReadyEndpoints.of(api, namespace, instance));
+    }
+
+    SearchTraffic(java.util.function.Supplier<List<String>> endpoints) {
+        this.endpoints = endpoints;
     }
 
     /** One search; returns the result or throws what the client saw. */
     McpSchema.CallToolResult search(String project, String query) {
-        List<String> ready = ReadyEndpoints.of(api, namespace, instance);
+        List<String> ready = endpoints.get();
         if (ready.isEmpty()) {
             throw new IllegalStateException("no ready pod to route to");
         }

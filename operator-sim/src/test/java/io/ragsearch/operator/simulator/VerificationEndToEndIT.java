@@ -74,7 +74,7 @@ class VerificationEndToEndIT {
     static void start() throws Exception {
         MockCluster.quietMockServer();
         MockCluster.installCrd(client);
-        simulator = new PodSimulator(client, PodSimulator.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-verify")));
+        simulator = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-verify")));
         simulator.start();
         operator = new OperatorRuntime(client, new HttpPodAdminClient(),
                 new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of());

@@ -71,7 +71,11 @@ public final class ControlPlane {
         if (given != null && !given.isBlank()) {
             return Path.of(given);
         }
-        Path script = projectRoot().resolve("scripts/testplane-build.sh");
+        return buildWith(projectRoot().resolve("scripts/testplane-build.sh"));
+    }
+
+    /** Runs a cached-build script (it builds only when its inputs changed) and returns the path it prints last. */
+    static Path buildWith(Path script) {
         try {
             Process build = new ProcessBuilder("bash", script.toString())
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();

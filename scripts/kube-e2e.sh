@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Try ragsearch on a real Kubernetes control plane, with one command and no cluster:
+#
+#   scripts/kube-e2e.sh                   the whole loop (exit 0 only if all of it happened)
+#   scripts/kube-e2e.sh --until installed stop after the chart is installed (no kubelet, no images)
+#   scripts/kube-e2e.sh --helm-set K=V    extra --set for helm install (repeatable)
+#
+# Builds what is missing (the control plane and Helm + kubectl from Go modules, the jars, the
+# model; each cached), brings up etcd + kube-apiserver + kube-controller-manager on 127.0.0.1
+# (testplane), installs the chart with a real Helm 4 (server-side apply), runs our kubelet
+# (NodeAgentCommand: the search service's pods as real processes on 127.x addresses, from the
+# server image when it has been built) and two operator replicas as the chart's ServiceAccount
+# (a TokenRequest token; leader election on the chart's Lease), applies examples/ragsearch.yaml
+# with its corpus ConfigMap, waits until the RagSearch is Ready with a measured rerank
+# concurrency, prints the API server's version, the RagSearch's conditions and the pods, and
+# tears everything down, also when a step fails or on Ctrl-C.
+#
+# Binaries given in $RAGSEARCH_TESTPLANE_BIN / $RAGSEARCH_HELM_BIN are used as they are (the test
+# suite passes its own). State and logs: a new directory under /tmp (kept, and named, on failure).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+until=ready
+helm_sets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --until) until=${2:?--until needs installed or ready}; shift 2 ;;
+    --helm-set) helm_sets+=(--set "${2:?--helm-set needs KEY=VALUE}"); shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "kube-e2e: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+case "$until" in installed|ready) ;; *) echo "kube-e2e: --until takes installed or ready" >&2; exit 2 ;; esac
+
+NAMESPACE=ragsearch-system
+RELEASE=ragsearch-operator           # the chart names its objects after the release: ragsearch-operator
+LEASE=ragsearch-operator-lock
+APPS=default                         # examples/ragsearch.yaml's namespace
+
+work=$(mktemp -d /tmp/ragsearch-kube-e2e.XXXXXX)
+mkdir -p "$work/logs"
+began=$(date +%s)
+say() { printf 'kube-e2e: %s\n' "$*" >&2; }
+fail() { say "FAILED: $*"; exit 1; }
+elapsed() { echo "$(( $(date +%s) - $1 ))s"; }
+
+plane_pid=""
+kubelet_pid=""
+operator_pids=()
+# Stops what this script started, by process id (each in a session of its own, so its children
+# go with it): the operator replicas first, then the kubelet (its pods are its children), then
+# the plane. Logs stay when something failed.
+teardown() {
+  local rc=$?
+  trap - EXIT INT TERM
+  for pid in ${operator_pids[@]+"${operator_pids[@]}"} $kubelet_pid $plane_pid; do
+    kill -TERM "$pid" 2>/dev/null || continue
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    kill -KILL -- "-$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  if [ "$rc" -eq 0 ]; then
+    rm -rf "$work"
+    say "torn down; all done in $(elapsed "$began")"
+  else
+    say "torn down; exit $rc; logs kept in $work/logs"
+  fi
+  exit "$rc"
+}
+trap teardown EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+say "work directory $work"
+
+# --- build what is missing (each step is cached and takes seconds when nothing changed) ---
+testplane=${RAGSEARCH_TESTPLANE_BIN:-}
+[ -n "$testplane" ] || testplane=$(scripts/testplane-build.sh)
+helm=${RAGSEARCH_HELM_BIN:-}
+[ -n "$helm" ] || helm=$(scripts/helm-build.sh)
+kubectl_bin=$(dirname "$helm")/kubectl
+[ -x "$kubectl_bin" ] || fail "no kubectl beside $helm (scripts/helm-build.sh builds both)"
+export HELM_CACHE_HOME="$work/helm/cache" HELM_CONFIG_HOME="$work/helm/config" HELM_DATA_HOME="$work/helm/data"
+if [ "$until" = ready ]; then
+  export RAGSEARCH_BUILTIN_MODELS="${RAGSEARCH_BUILTIN_MODELS:-${XDG_CACHE_HOME:-$HOME/.cache}/ragsearch/models}"
+  scripts/model/fetch-e5.sh >&2
+  # the jars (node agent, search server, operator), rebuilt when a source is newer than one of them
+  jars=(operator-sim/target/ragsearch-operator-sim.jar search-server/target/ragsearch-server.jar operator/target/ragsearch-operator.jar)
+  for jar in "${jars[@]}"; do
+    if [ ! -f "$jar" ] || [ -n "$(find operator-sim/src operator/src contract/src search-server/src -newer "$jar" -print -quit)" ]; then
+      say "building the jars"
+      mvn -B -ntp -q -DskipTests package -pl operator-sim -am >&2
+      break
+    fi
+  done
+fi
+
+# --- the control plane ---
+t=$(date +%s)
+setsid "$testplane" up --dir "$work/plane" >"$work/logs/up.out" 2>"$work/logs/up.log" </dev/null &
+plane_pid=$!
+for _ in $(seq 1 360); do
+  [ -f "$work/plane/ready" ] && break
+  kill -0 "$plane_pid" 2>/dev/null || { tail -20 "$work/logs/up.log" >&2; fail "the control plane did not start"; }
+  sleep 1
+done
+[ -f "$work/plane/ready" ] || fail "the control plane was not ready within 6 minutes"
+kubeconfig="$work/plane/kubeconfig"
+# kubectl is the one built beside Helm, on this plane: the commands below are the README's as written
+kubectl() { "$kubectl_bin" --kubeconfig "$kubeconfig" "$@"; }
+kc() { kubectl "$@"; }
+say "control plane up in $(elapsed "$t") ($(sed -n 's/^server=//p' "$work/plane/ready"))"
+git_version=$(kc get --raw /version | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p')
+[ -n "$git_version" ] || fail "the API server's /version has no gitVersion"
+echo "API server /version gitVersion: $git_version"
+
+# --- the chart, with a real Helm 4 (server-side apply) ---
+t=$(date +%s)
+# the whole loop runs the operator's replicas beside the plane (below): no operator pods then
+[ "$until" = ready ] && helm_sets=(--set replicas=0 ${helm_sets[@]+"${helm_sets[@]}"})
+"$helm" --kubeconfig "$kubeconfig" install "$RELEASE" helm/ragsearch-operator --namespace "$NAMESPACE" \
+    --create-namespace --server-side=true ${helm_sets[@]+"${helm_sets[@]}"} >"$work/logs/helm-install.log" 2>&1 \
+  || { cat "$work/logs/helm-install.log" >&2; fail "helm install"; }
+say "helm install in $(elapsed "$t")"
+kc wait crd/ragsearches.ragsearch.io --for=condition=Established --timeout=60s >&2 || fail "the CRD was not established"
+echo "Helm release:"
+"$helm" --kubeconfig "$kubeconfig" list --namespace "$NAMESPACE"
+
+if [ "$until" = installed ]; then
+  # the real Deployment and ReplicaSet controllers make the operator's pods (Pending: no kubelet in this mode)
+  want=$(kc -n "$NAMESPACE" get deploy "$RELEASE" -o jsonpath='{.spec.replicas}')
+  for _ in $(seq 1 90); do
+    n=$(kc -n "$NAMESPACE" get pods -l app.kubernetes.io/instance="$RELEASE" -o name | wc -l)
+    [ "$n" -eq "$want" ] && break
+    sleep 1
+  done
+  [ "$n" -eq "$want" ] || fail "$n operator pods, want $want"
+  echo "Operator pods ($n, made by the real controllers; no kubelet in this mode):"
+  kc -n "$NAMESPACE" get pods -o wide
+  exit 0
+fi
+
+# --- our kubelet: the node that runs the search service's pods (NodeAgentCommand, operator-sim) ---
+# It runs the search server's program (from its image where this machine can, else the plain
+# jar); it cannot run the operator's image, so the operator runs beside it (below).
+node_args=(--kubeconfig "$kubeconfig" --work-dir "$work/node" --server-jar "$root/search-server/target/ragsearch-server.jar")
+[ -f search-server/target/image.tar ] && node_args+=(--image "$root/search-server/target/image.tar")
+setsid java -cp operator-sim/target/ragsearch-operator-sim.jar io.ragsearch.operator.simulator.NodeAgentCommand \
+    "${node_args[@]}" >"$work/logs/node.log" 2>&1 </dev/null &
+kubelet_pid=$!
+for _ in $(seq 1 120); do
+  grep -q '^node .* ready' "$work/logs/node.log" && break
+  kill -0 "$kubelet_pid" 2>/dev/null || { tail -20 "$work/logs/node.log" >&2; fail "the node agent stopped"; }
+  sleep 1
+done
+grep -q '^node .* ready' "$work/logs/node.log" || fail "the node agent did not register within 2 minutes"
+say "$(grep -m1 '^node .* ready' "$work/logs/node.log")"
+
+# --- the operator: 2 replicas as the chart's ServiceAccount, leader election on the chart's Lease ---
+# Each replica is a process beside the plane with a token of the chart's ServiceAccount
+# (TokenRequest), so the chart's RBAC decides what it may do, as in a pod.
+token=$(kc -n "$NAMESPACE" create token "$RELEASE" --duration=2h)
+kc config view --raw -o jsonpath='{.clusters[0].cluster.certificate-authority-data}' | base64 -d >"$work/ca.crt"
+server=$(sed -n 's/^server=//p' "$work/plane/ready")
+sa_kubeconfig="$work/operator.kubeconfig"
+"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config set-cluster plane --server="$server" \
+    --certificate-authority="$work/ca.crt" --embed-certs=true >/dev/null
+"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config set-credentials operator --token="$token" >/dev/null
+"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config set-context operator --cluster=plane --user=operator >/dev/null
+"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config use-context operator >/dev/null
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+for replica in operator-a operator-b; do
+  KUBECONFIG="$sa_kubeconfig" WATCH_NAMESPACES="" POD_NAMESPACE="$NAMESPACE" POD_NAME="$replica" LEADER_ELECTION=true \
+    setsid java -jar operator/target/ragsearch-operator.jar run --health-port "$(free_port)" \
+    >"$work/logs/$replica.log" 2>&1 </dev/null &
+  operator_pids+=($!)
+done
+t=$(date +%s)
+for _ in $(seq 1 180); do
+  holder=$(kc -n "$NAMESPACE" get lease "$LEASE" -o jsonpath='{.spec.holderIdentity}' 2>/dev/null || true)
+  [ -n "$holder" ] && break
+  for pid in "${operator_pids[@]}"; do
+    kill -0 "$pid" 2>/dev/null || { tail -20 "$work"/logs/operator-*.log >&2; fail "an operator replica stopped"; }
+  done
+  sleep 1
+done
+[ -n "$holder" ] || fail "no operator holds the Lease $LEASE"
+say "operator replicas started; the Lease taken in $(elapsed "$t")"
+echo "Leader (Lease $LEASE): $holder"
+
+# --- the example: its corpus ConfigMap and the RagSearch ---
+t=$(date +%s)
+# (the kubeconfig's namespace is the example's, default)
+kubectl create configmap handbook-docs --from-file=examples/corpus/en/ >&2
+kubectl apply -f examples/ragsearch.yaml >&2
+kc -n "$APPS" wait ragsearch/handbook --for=condition=Ready --timeout=900s >&2 \
+  || { kc -n "$APPS" get ragsearch handbook -o yaml >&2 || true; fail "the RagSearch did not turn Ready"; }
+basis=$(kc -n "$APPS" get ragsearch handbook -o jsonpath='{.status.rerank.basis}')
+effective=$(kc -n "$APPS" get ragsearch handbook -o jsonpath='{.status.rerank.effective}')
+[ "$basis" = measured ] && [ "${effective:-0}" -ge 1 ] \
+  || fail "Ready, but the concurrency was not measured (basis '$basis', effective '$effective')"
+say "RagSearch Ready $(elapsed "$t") after apply"
+echo "RagSearch handbook: rerank concurrency $effective (basis $basis)"
+kubectl get rags
+echo "Conditions:"
+kc -n "$APPS" get ragsearch handbook \
+  -o jsonpath='{range .status.conditions[*]}  {.type}={.status} ({.reason}) {.message}{"\n"}{end}'
+echo "Pods:"
+kc get pods -A -o wide
