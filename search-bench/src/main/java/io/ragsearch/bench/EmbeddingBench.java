@@ -222,7 +222,7 @@ public final class EmbeddingBench implements Callable<Integer> {
     private static EmbeddingReport.Latency[] latency(TextEmbedder embedder, Corpus corpus, float[][] vectors,
                                                          List<String> queries) throws Exception {
         Language language = ProjectSettings.Retrieval.DEFAULTS.languageFor(corpus);
-        CosineEvidence evidence = CosineEvidence.forModel(embedder.name());
+        CosineEvidence evidence = CosineEvidence.forModel(embedder.name(), language);
         ProjectCatalog catalog = new ProjectCatalog();
         try (ProjectIndex hybridIndex = IndexBuilder.build(corpus, language, null, vectors);
              ProjectIndex lexicalIndex = IndexBuilder.build(corpus, language, null, null)) {

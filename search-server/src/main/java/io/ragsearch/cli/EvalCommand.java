@@ -10,9 +10,11 @@ import io.ragsearch.eval.EvalSummary;
 import io.ragsearch.eval.GateCurve;
 import io.ragsearch.eval.InProcessBackend;
 import io.ragsearch.eval.McpBackend;
+import io.ragsearch.eval.MidpointCurve;
 import io.ragsearch.eval.QuestionFile;
 import io.ragsearch.eval.QuestionResult;
 import io.ragsearch.eval.SearchBackend;
+import io.ragsearch.search.CosineEvidence;
 import io.ragsearch.search.Project;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.RelevanceGate;
@@ -64,6 +66,15 @@ public class EvalCommand implements Callable<Integer> {
             + "(kept, hit@5, refused) for thresholds 0 to 1 (in process only).")
     boolean sweep;
 
+    @Option(names = "--sweep-midpoint", description = "Run each set once per cosine-evidence midpoint from 0.780 to 0.880 "
+            + "(step 0.005), gates at their thresholds, and print kept, hit@5, MRR@10 and refused per midpoint (in process only; "
+            + "projects whose model's cosine is read as it is are left alone).")
+    boolean sweepMidpoint;
+
+    static final double MIDPOINT_LOW = 0.780;
+    static final double MIDPOINT_HIGH = 0.880;
+    static final double MIDPOINT_STEP = 0.005;
+
     /** The bench jar's command that draws the plot (charts are a development tool, not in the server's jar). */
     public static final String PLOT_COMMAND = "java -jar search-bench/target/ragsearch-bench.jar eval ... --sweep --plot DIR";
 
@@ -106,6 +117,9 @@ public class EvalCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Question files (YAML).")
     List<Path> files;
 
+    /** The in-process projects (null with --url), for the midpoint sweep. */
+    private ProjectCatalog catalog;
+
     /** The thresholds the projects had before --sweep opened their gates, for the plot. */
     private final Map<String, Double> defaultThresholds = new HashMap<>();
 
@@ -135,6 +149,9 @@ public class EvalCommand implements Callable<Integer> {
                     sameSet.add(s);
                     if (misses) {
                         text.append(EvalReport.misses(b.name(), results));
+                    }
+                    if (sweepMidpoint && b instanceof InProcessBackend) {
+                        text.append(midpointCurve(b, set).table()).append('\n');
                     }
                     if (sweep && b instanceof InProcessBackend) {
                         GateCurve curve = GateCurve.of(set.set(), results, 0.05);
@@ -169,13 +186,17 @@ public class EvalCommand implements Callable<Integer> {
         List<SearchBackend> out = new ArrayList<>();
         boolean inProcess = projects.config != null || projects.db != null || !projects.projects.isEmpty();
         if (url != null) {
-            if (inProcess || baseline || sweep) {
-                throw new EvalException("--url asks a running server; it does not combine with --project, --config, --db, --baseline or --sweep");
+            if (inProcess || baseline || sweep || sweepMidpoint) {
+                throw new EvalException("--url asks a running server; it does not combine with --project, --config, --db, --baseline, "
+                        + "--sweep or --sweep-midpoint");
             }
             out.add(new McpBackend(url, System.getenv(Environment.AUTH_TOKEN), Duration.ofSeconds(timeoutSeconds)));
             return out;
         }
-        ProjectCatalog catalog = new ProjectCatalog();
+        if (sweep && sweepMidpoint) {
+            throw new EvalException("--sweep opens the gates and --sweep-midpoint needs them: give one of the two");
+        }
+        catalog = new ProjectCatalog();
         SearchService search = OfflineProjects.load(projects.resolve(System.getenv()), System.getenv(), catalog);
         if (sweep) {
             for (Project p : List.copyOf(catalog.all())) {
@@ -192,6 +213,27 @@ public class EvalCommand implements Callable<Integer> {
             }
         }
         return out;
+    }
+
+    /** The set run once per midpoint; every project is given back its own evidence afterwards. */
+    private MidpointCurve midpointCurve(SearchBackend backend, QuestionFile set) throws Exception {
+        List<Project> original = List.copyOf(catalog.all());
+        List<MidpointCurve.Point> points = new ArrayList<>();
+        try {
+            int steps = (int) Math.round((MIDPOINT_HIGH - MIDPOINT_LOW) / MIDPOINT_STEP);
+            for (int i = 0; i <= steps; i++) {
+                double m = Math.round((MIDPOINT_LOW + i * MIDPOINT_STEP) * 1000) / 1000.0;
+                for (Project p : original) {
+                    if (p.cosineEvidence().calibrated()) {
+                        catalog.put(p.withCosineEvidence(new CosineEvidence(m, p.cosineEvidence().width())));
+                    }
+                }
+                points.add(MidpointCurve.Point.of(m, EvalSummary.of(set.set(), backend.name(), EvalRun.run(backend, set))));
+            }
+        } finally {
+            original.forEach(catalog::put);
+        }
+        return new MidpointCurve(set.set(), points);
     }
 
     private static String firstProject(QuestionFile set) {

@@ -68,7 +68,7 @@ public final class StoredProjectLoader {
         String description = !settings.description().isEmpty() ? settings.description() : stored.description();
         LOG.info("project {} from the database: corpus version {}, {} documents, {} articles, retrieval {} ({})", stored.name(),
                 stored.version(), corpus.documents().size(), corpus.articleCount(), mode.wireName(), reason);
-        CosineEvidence evidence = CosineEvidence.forProject(mode, embedder);
+        CosineEvidence evidence = CosineEvidence.forProject(mode, language, embedder);
         return new Project(stored.name(), description, corpus, index, mode, reason,
                 settings.retrieval().gate(mode, reranker != null && reranker.trained(), evidence), stored.problems(), reranker, evidence);
     }

@@ -29,6 +29,11 @@ public record Project(String name, String description, Corpus corpus, ProjectInd
         return new Project(name, description, corpus, index, mode, modeReason, other, loadProblems, reranker, cosineEvidence);
     }
 
+    /** The same project with another reading of the cosine as evidence (eval's midpoint sweep). */
+    public Project withCosineEvidence(CosineEvidence other) {
+        return new Project(name, description, corpus, index, mode, modeReason, gate, loadProblems, reranker, other);
+    }
+
     public Document document(String id) {
         return corpus.document(id).orElseThrow(() -> new NotFoundException(
                 "unknown document " + MessageText.quoted(id) + " in project '" + name + "'; documents: "

@@ -122,7 +122,7 @@ public final class ProjectLoader {
                 mode.wireName(), reason);
         ProjectIndex index = IndexBuilder.build(corpus, language, null, mode.usesVectors() ? vectors(config.name(), corpus) : null);
         Reranker reranker = config.reranker().map(rerankers).orElse(null);
-        CosineEvidence evidence = CosineEvidence.forProject(mode, embedder);
+        CosineEvidence evidence = CosineEvidence.forProject(mode, language, embedder);
         return new Project(config.name(), config.description(), corpus, index, mode, reason,
                 config.retrieval().gate(mode, reranker != null && reranker.trained(), evidence), loaded.problems(), reranker, evidence);
     }

@@ -58,6 +58,33 @@ class EvalCommandIT {
     }
 
     @Test
+    void theMidpointSweepMovesOnlyTheModelsSideOfTheGate() {
+        CliRun.Result r = run("eval", "--project", "handbook-en=" + sample("en"), "--sweep-midpoint", ENGLISH.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        List<double[]> rows = r.out().lines().map(String::strip).filter(l -> l.matches("0\\.\\d{3}( +\\d\\.\\d{3}){4}"))
+                .map(l -> java.util.Arrays.stream(l.split(" +")).mapToDouble(Double::parseDouble).toArray()).toList();
+        assertEquals(21, rows.size(), r.out());
+        assertEquals(0.780, rows.get(0)[0], 1e-9);
+        assertEquals(0.880, rows.get(20)[0], 1e-9);
+        for (int i = 1; i < rows.size(); i++) {
+            assertTrue(rows.get(i)[1] <= rows.get(i - 1)[1], "a higher midpoint never keeps more: " + r.out());
+            assertTrue(rows.get(i)[4] >= rows.get(i - 1)[4], "a higher midpoint never refuses less: " + r.out());
+            assertTrue(rows.get(i)[3] <= rows.get(i - 1)[3] + 1e-9, "MRR only falls as questions are refused: " + r.out());
+        }
+        assertTrue(rows.get(20)[1] < rows.get(0)[1] && rows.get(20)[4] > rows.get(0)[4], "the midpoint decides: " + r.out());
+        // The run with the defaults (printed after the curve) is the curve's row at the English midpoint.
+        double[] english = rows.stream().filter(row -> Math.abs(row[0] - io.ragsearch.search.CosineEvidence.E5_ENGLISH.midpoint()) < 1e-9)
+                .findFirst().orElseThrow();
+        String answerable = r.out().lines().filter(l -> l.startsWith("answerable")).findFirst().orElseThrow();
+        String[] cells = answerable.trim().split(" +");
+        assertEquals(english[1], Double.parseDouble(cells[cells.length - 2]), 1e-9, answerable);
+
+        CliRun.Result both = run("eval", "--project", "handbook-en=" + sample("en"), "--sweep", "--sweep-midpoint", ENGLISH.toString());
+        assertEquals(1, both.exitCode());
+        assertTrue(both.err().contains("give one of the two"), both.err());
+    }
+
+    @Test
     void badInputIsAClearErrorWithoutAStackTrace(@TempDir Path dir) throws Exception {
         CliRun.Result unreachable = run("eval", "--url", "http://127.0.0.1:1/mcp", ENGLISH.toString());
         assertEquals(1, unreachable.exitCode());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ragsearch.contract.BuiltinModels;
+import io.ragsearch.index.Language;
 import org.junit.jupiter.api.Test;
 
 class CosineEvidenceTest {
@@ -29,10 +30,20 @@ class CosineEvidenceTest {
     }
 
     @Test
-    void theModelNameChoosesTheReading() {
-        assertSame(CosineEvidence.E5, CosineEvidence.forModel(BuiltinModels.EMBEDDING_E5));
-        assertSame(CosineEvidence.RAW, CosineEvidence.forModel("all-minilm-l6-v2"));
-        assertSame(CosineEvidence.RAW, CosineEvidence.forModel("my-own-model"));
+    void theModelNameAndTheProjectsLanguageChooseTheReading() {
+        assertSame(CosineEvidence.E5, CosineEvidence.forModel(BuiltinModels.EMBEDDING_E5, Language.KOREAN));
+        assertSame(CosineEvidence.E5_ENGLISH, CosineEvidence.forModel(BuiltinModels.EMBEDDING_E5, Language.ENGLISH));
+        assertSame(CosineEvidence.RAW, CosineEvidence.forModel("all-minilm-l6-v2", Language.ENGLISH));
+        assertSame(CosineEvidence.RAW, CosineEvidence.forModel("my-own-model", Language.KOREAN));
+    }
+
+    @Test
+    void anEnglishCosineCountsForMoreThanTheSameKoreanOne() {
+        // e5 puts English question-passage pairs lower: 0.835 answers an English question, not a Korean one.
+        assertTrue(CosineEvidence.E5_ENGLISH.midpoint() < CosineEvidence.E5.midpoint());
+        assertTrue(CosineEvidence.E5_ENGLISH.of(0.835) > 0.5, "English: " + CosineEvidence.E5_ENGLISH.of(0.835));
+        assertTrue(CosineEvidence.E5.of(0.835) < 0.5, "Korean: " + CosineEvidence.E5.of(0.835));
+        assertEquals(CosineEvidence.E5.width(), CosineEvidence.E5_ENGLISH.width());
     }
 
     @Test
