@@ -71,6 +71,10 @@ class DocCommandsIT {
                     SERVER_TESTS + "eval/QualityFloorsTest.java", "agency-ko-dev.yaml"),
             coveredBy("java -jar \\$J eval --project statutes=\\.\\./shared/corpus/ko-statutes --sweep eval/ko-statutes-dev\\.yaml|"
                     + BENCH + " eval .*--sweep --plot .*", "search-bench/src/test/java/io/ragsearch/bench/PlottingEvalTest.java", "\"--sweep\", \"--plot\""),
+            coveredBy("(java -jar \\$J|" + SERVER + ") eval --project policies-en=eval/corpora/policies-en --sweep-midpoint eval/policies-en-dev\\.yaml",
+                    SERVER_TESTS + "cli/EvalCommandIT.java", "\"--sweep-midpoint\""),
+            coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " startup --documents \\d+",
+                    "search-bench/src/test/java/io/ragsearch/bench/StartupBenchIT.java", "StartupBench.run("),
             coveredBy(SERVER + " eval --url http://127\\.0\\.0\\.1:8080/mcp eval/handbook-en\\.yaml", SERVER_TESTS + "cli/EvalCommandIT.java", "run(\"eval\", \"--json\", \"--url\""),
             coveredBy(SERVER + " verify --checks eval/verify-handbook\\.yaml --url .*", SERVER_TESTS + "cli/VerifyCommandIT.java", "\"--baseline-url\""),
             coveredBy(BENCH + " bench( --ko \\.\\./shared/corpus/ko-statutes| --quick --out /tmp/bench)",
