@@ -47,9 +47,9 @@ class DocCommandsIT {
             coveredBy("scripts/model/fetch-e5\\.sh", "scripts/test-all.sh", "scripts/model/fetch-e5.sh"),
             coveredBy("mvn -q -B -DskipTests package", "scripts/test-all.sh", "mvn -B -ntp verify"),
             coveredBy("scripts/build-images\\.sh", "scripts/test-all.sh", "-Pimages"),
-            coveredBy("mvn -B -ntp -pl search-server -Dtest=BadInputCatalogueIT test", SERVER_TESTS + "mcp/BadInputCatalogueIT.java", "class BadInputCatalogueIT"),
-            coveredBy("mvn -B -ntp -pl operator -am -Dtest=RenderBadInputCatalogueTest .*", "operator/src/test/java/io/ragsearch/operator/cli/RenderBadInputCatalogueTest.java", "class RenderBadInputCatalogueTest"),
-            outside("mvn .*-Djqwik\\.tries\\.default=200000 verify",
+            coveredBy("mvn -B -ntp -pl search-server -am verify -Dit\\.test=BadInputCatalogueIT -Dtest=none .*", SERVER_TESTS + "mcp/BadInputCatalogueIT.java", "class BadInputCatalogueIT"),
+            coveredBy("mvn -B -ntp -pl operator -am test -Dtest=RenderBadInputCatalogueTest .*", "operator/src/test/java/io/ragsearch/operator/cli/RenderBadInputCatalogueTest.java", "class RenderBadInputCatalogueTest"),
+            outside("mvn .*-Djqwik\\.tries\\.default=200000",
                     "the long fuzz run, by hand; the suite runs the same properties with jqwik's default number of tries"),
             // Run here.
             background(SERVER + " serve( --project rules=examples/corpus/en --mcp-port 8090 --admin-port 8091"
@@ -71,7 +71,11 @@ class DocCommandsIT {
                     SERVER_TESTS + "eval/QualityFloorsTest.java", "agency-ko-dev.yaml"),
             coveredBy("java -jar \\$J eval --project statutes=\\.\\./shared/corpus/ko-statutes --sweep eval/ko-statutes-dev\\.yaml|"
                     + BENCH + " eval .*--sweep --plot .*", "search-bench/src/test/java/io/ragsearch/bench/PlottingEvalTest.java", "\"--sweep\", \"--plot\""),
-            coveredBy(SERVER + " eval --url http://127\\.0\\.0\\.1:8080/mcp eval/handbook-en\\.yaml", SERVER_TESTS + "cli/CliIT.java", "\"--url\""),
+            coveredBy("(java -jar \\$J|" + SERVER + ") eval --project policies-en=eval/corpora/policies-en --sweep-midpoint eval/policies-en-dev\\.yaml",
+                    SERVER_TESTS + "cli/EvalCommandIT.java", "\"--sweep-midpoint\""),
+            coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " startup --documents \\d+",
+                    "search-bench/src/test/java/io/ragsearch/bench/StartupBenchIT.java", "StartupBench.run("),
+            coveredBy(SERVER + " eval --url http://127\\.0\\.0\\.1:8080/mcp eval/handbook-en\\.yaml", SERVER_TESTS + "cli/EvalCommandIT.java", "run(\"eval\", \"--json\", \"--url\""),
             coveredBy(SERVER + " verify --checks eval/verify-handbook\\.yaml --url .*", SERVER_TESTS + "cli/VerifyCommandIT.java", "\"--baseline-url\""),
             coveredBy(BENCH + " bench( --ko \\.\\./shared/corpus/ko-statutes| --quick --out /tmp/bench)",
                     "search-bench/src/test/java/io/ragsearch/bench/BenchQuickIT.java", "\"bench\", \"--quick\""),
@@ -83,11 +87,15 @@ class DocCommandsIT {
                     SERVER_TESTS + "cli/CliIT.java", "\"--config\""),
             coveredBy(SERVER + " ingest --config server\\.yaml .*", SERVER_TESTS + "store/MultilingualIngestIT.java", "\"--config\""),
             coveredBy(SERVER + " ingest --db .*", SERVER_TESTS + "store/DatabaseServingIT.java", "cli(\"ingest\", \"--db\""),
+            // No test starts serve from the command line with --db: the test serves the database through the app the
+            // command starts, and query parses --db with the option set serve shares (ProjectOptions).
             coveredBy("RAGSEARCH_DB_USER=\\S+ RAGSEARCH_DB_PASSWORD=\\S+ " + SERVER + " serve --db .*",
-                    SERVER_TESTS + "store/DatabaseServingIT.java", "\"serve\", \"--db\""),
+                    SERVER_TESTS + "store/DatabaseServingIT.java", "cli(\"query\", \"--db\""),
             coveredBy("podman load -i search-server/target/image\\.tar", SERVER_TESTS + "image/ServerImageIT.java", "\"load\""),
             coveredBy("java -jar operator-sim/target/ragsearch-operator-sim\\.jar -f examples/ragsearch\\.yaml --docs handbook-docs=examples/corpus/en",
-                    "operator-sim/src/test/java/io/ragsearch/operator/playground/PlaygroundIT.java", "\"--docs\""),
+                    // The loop the command starts, with the example and its docs; the flag's parsing itself is not tested.
+                    "operator-sim/src/test/java/io/ragsearch/operator/playground/PlaygroundIT.java",
+                    "Map.of(\"handbook-docs\", Path.of(\"../examples/corpus/en\"))"),
             coveredBy("scripts/kube-e2e\\.sh", "operator/src/test/java/io/ragsearch/operator/real/KubeE2eScriptIT.java", "scripts/kube-e2e.sh"),
             coveredBy("kubectl create configmap handbook-docs --from-file=examples/corpus/en/", "scripts/kube-e2e.sh",
                     "kubectl create configmap handbook-docs --from-file=examples/corpus/en/"),

@@ -55,7 +55,7 @@ final class CalibrateCommand implements Callable<Integer> {
             description = "ONNX Runtime memory mode: shrink (default), keep or off (see docs/memory.md).")
     String arena;
 
-    @Option(names = "--levels", split = ",", paramLabel = "K", description = "Burst sizes (default 1,1,2,4).")
+    @Option(names = "--levels", split = ",", paramLabel = "K", description = "Burst sizes (default 1,2,4,1).")
     List<Integer> levels;
 
     @Option(names = "--verify", split = ",", paramLabel = "N", description = "Rerank concurrencies to verify, e.g. 1,2,4.")

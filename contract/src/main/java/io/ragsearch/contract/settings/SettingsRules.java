@@ -80,6 +80,11 @@ public final class SettingsRules {
             if (!database) {
                 problems.add(where + ".source.database needs database.url (or RAGSEARCH_DB_URL)");
             }
+            // What a directory project reads; the database holds what ingest wrote (its --include and --include-addenda).
+            if (source.directory() != null || source.include() != null || p.includeAddenda() != null) {
+                problems.add(where + " reads the database: source.directory, source.include and includeAddenda "
+                        + "apply to directory projects only (ingest --include / --include-addenda choose what the database holds)");
+            }
         } else if (source == null || source.directory() == null || source.directory().isBlank()) {
             problems.add(where + ".source.directory is required (or source.database: true)");
         }

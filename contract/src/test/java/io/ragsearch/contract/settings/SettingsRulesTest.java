@@ -23,6 +23,21 @@ class SettingsRulesTest {
         assertEquals(List.of(), SettingsRules.problems(withProjects(List.of(project("handbook", "/docs")))));
     }
 
+    /** A database project reads what ingest stored: a directory's settings on it would be ignored, so they are refused. */
+    @Test
+    void aDatabaseProjectRefusesTheDirectorysSettings() {
+        ServerSettings.Database db = new ServerSettings.Database("jdbc:postgresql://db/ragsearch", null, null, null);
+        ServerSettings plain = new ServerSettings(null, null, null, db, List.of(new ServerSettings.Project("statutes", null,
+                new ServerSettings.Source(null, null, true), null, null, null, null, null)));
+        assertEquals(List.of(), SettingsRules.problems(plain));
+
+        ServerSettings withDirectory = new ServerSettings(null, null, null, db, List.of(new ServerSettings.Project("statutes", null,
+                new ServerSettings.Source("/docs", List.of("*.md"), true), null, null, null, true, null)));
+        assertEquals(List.of("projects[0] reads the database: source.directory, source.include and includeAddenda apply to "
+                + "directory projects only (ingest --include / --include-addenda choose what the database holds)"),
+                SettingsRules.problems(withDirectory));
+    }
+
     /** The one port rule: the server's listeners take their ports as this rule left them. */
     @Test
     void portsOutsideTheirRangeAreRefused() {

@@ -101,9 +101,13 @@ public final class ServerConfigYaml {
         return ServerSettings.Source.ofDirectory(PodLayout.CORPUS_DIR + "/" + p.name).withInclude(CONFIGMAP_INCLUDE);
     }
 
-    /** Built-in by name, otherwise the directory below RAGSEARCH_MODEL_DIR that the pod mounts or fetches into. */
+    /**
+     * Built-in by name, otherwise the directory below RAGSEARCH_MODEL_DIR that the pod mounts or fetches into;
+     * maxSeqLen is passed on (the server cuts passages and queries there), the other vector settings keep the server's defaults.
+     */
     private static ServerSettings.ModelRef embedding(ModelSource m) {
-        return m.builtin != null ? ServerSettings.ModelRef.ofBuiltin(m.builtin) : ServerSettings.ModelRef.ofPath("embedding");
+        return (m.builtin != null ? ServerSettings.ModelRef.ofBuiltin(m.builtin) : ServerSettings.ModelRef.ofPath("embedding"))
+                .withMaxSeqLen(m.maxSeqLen);
     }
 
     private static ServerSettings.RerankerRef reranker(ModelSource m) {

@@ -37,6 +37,8 @@ public class ModelSource {
 
     @Min(Bounds.MAX_SEQ_LEN_MIN)
     @Max(Bounds.MAX_SEQ_LEN_MAX)
-    @JsonPropertyDescription("Reranker only: longest pair in tokens (default 256). Calibration measures at this length.")
+    @JsonPropertyDescription("Longest input in tokens; longer is cut. Reranker: a query and article pair (default 256 for builtin "
+            + BuiltinModels.RERANK_STAND_IN + ", 512 for pvc and url), and calibration measures at this length. Embedding: "
+            + "one query or article (default 512 for " + BuiltinModels.EMBEDDING_E5 + ", 256 otherwise).")
     public Integer maxSeqLen;
 }

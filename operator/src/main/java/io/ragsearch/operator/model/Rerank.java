@@ -7,6 +7,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.ragsearch.contract.settings.Bounds;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Rerank {
@@ -26,12 +27,12 @@ public class Rerank {
     public Boolean force;
 
     @Min(1)
-    @Max(64)
+    @Max(Bounds.INTRA_OP_THREADS_MAX)
     @JsonPropertyDescription("ONNX Runtime threads per rerank run (default 1); the CPU cap divides the CPU limit by it.")
     public Integer intraOpThreads;
 
     @Min(1)
-    @Max(600000)
+    @Max(SchemaBounds.QUEUE_TIMEOUT_MAX_MILLIS)
     @JsonPropertyDescription("How long a search waits for a rerank slot before a retryable busy error (default 1000: short, so a client under load hears at once that it should retry).")
     public Integer queueTimeoutMillis;
 }

@@ -17,11 +17,11 @@ public class RerankStatus {
     public String requested;
     @JsonPropertyDescription("The concurrency the pods run with (RAGSEARCH_RERANK_CONCURRENCY).")
     public Integer effective;
-    @JsonPropertyDescription("max(1, min(byMemory, byCpu)); absent before any measurement.")
+    @JsonPropertyDescription("max(1, min(byMemory, byCpu)), byCpu 8 without a CPU limit; absent before any measurement.")
     public Integer safe;
     public Long budgetBytes;
     public Long byMemory;
-    @JsonPropertyDescription("Absent when there is no CPU limit.")
+    @JsonPropertyDescription("Absent when there is no CPU limit (the formula then takes 8).")
     public Integer byCpu;
     @JsonPropertyDescription("none (no measurement yet: 1), measured (the current pods' own), previous-measurement (an earlier rollout's, same reranker, awaiting the new pods').")
     @Size(max = SchemaBounds.STATUS_TEXT)

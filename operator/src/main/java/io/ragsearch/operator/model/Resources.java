@@ -34,7 +34,7 @@ public class Resources {
     @JsonDeserialize(using = QuantityText.class)
     @Pattern(QUANTITY)
     @Size(max = SchemaBounds.QUANTITY)
-    @JsonPropertyDescription("CPU limit (and request) of each pod, e.g. 2 or 500m. Absent: no CPU limit, no CPU cap on concurrency.")
+    @JsonPropertyDescription("CPU limit (and request) of each pod, e.g. 2 or 500m. Absent: no CPU limit, and the concurrency's CPU term is 8.")
     public String cpu;
 
     @SchemaFrom(type = IntOrString.class)

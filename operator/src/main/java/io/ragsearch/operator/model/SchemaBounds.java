@@ -37,6 +37,8 @@ public final class SchemaBounds {
     public static final int HEADROOM_PERCENT_MAX = 90;
     public static final int VERIFICATION_TIMEOUT_MIN_SECONDS = 5;
     public static final int VERIFICATION_TIMEOUT_MAX_SECONDS = 86_400;
+    /** Ten minutes: a search waiting longer for a rerank slot has long lost its caller. */
+    public static final int QUEUE_TIMEOUT_MAX_MILLIS = 600_000;
 
     private SchemaBounds() {
     }

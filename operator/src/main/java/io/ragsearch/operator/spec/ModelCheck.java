@@ -2,6 +2,7 @@ package io.ragsearch.operator.spec;
 
 import io.ragsearch.contract.settings.SettingsRules;
 import io.ragsearch.operator.model.ModelSource;
+import io.ragsearch.operator.model.PvcModel;
 
 import java.util.List;
 import java.util.Set;
@@ -28,16 +29,10 @@ final class ModelCheck {
         if (m.builtin != null && !builtins.contains(m.builtin)) {
             problems.add(at + ".builtin '" + m.builtin + "' is not built in; built in: " + String.join(", ", new TreeSet<>(builtins)));
         }
-        if (m.pvc != null) {
-            if (m.pvc.path != null && !relativeInside(m.pvc.path)) {
-                problems.add(at + ".pvc.path must be a relative path inside the claim (no '..', not absolute), got '"
-                        + m.pvc.path + "'");
-            }
-            if (m.pvc.claimName == null || m.pvc.claimName.isBlank()) {
-                problems.add(at + ".pvc.claimName is required");
-            } else if (lookup != null && !lookup.claimExists(namespace, m.pvc.claimName)) {
-                problems.add(at + ".pvc.claimName '" + m.pvc.claimName + "' not found in namespace " + namespace);
-            }
+        claim(at + ".pvc", m.pvc, namespace, lookup, problems);
+        if (m.sha256 != null && m.url == null) {
+            // The digest checks the fetched archive; a built-in or a claim's model would be served without it being looked at.
+            problems.add(at + ".sha256 goes with url only: nothing checks it for a builtin or pvc model");
         }
         if (m.url != null) {
             if (!m.url.startsWith("http://") && !m.url.startsWith("https://")) {
@@ -50,6 +45,21 @@ final class ModelCheck {
         String length = SettingsRules.maxSeqLen(at + ".maxSeqLen", m.maxSeqLen);
         if (length != null) {
             problems.add(length);
+        }
+    }
+
+    /** A claim the pods mount (a model's, or spec.vectorCache): named, present (with a lookup), a path inside it. */
+    static void claim(String at, PvcModel pvc, String namespace, ReferenceLookup lookup, List<String> problems) {
+        if (pvc == null) {
+            return;
+        }
+        if (pvc.path != null && !relativeInside(pvc.path)) {
+            problems.add(at + ".path must be a relative path inside the claim (no '..', not absolute), got '" + pvc.path + "'");
+        }
+        if (pvc.claimName == null || pvc.claimName.isBlank()) {
+            problems.add(at + ".claimName is required");
+        } else if (lookup != null && !lookup.claimExists(namespace, pvc.claimName)) {
+            problems.add(at + ".claimName '" + pvc.claimName + "' not found in namespace " + namespace);
         }
     }
 

@@ -64,6 +64,9 @@ final class NamesCheck {
             claim("spec.models.embedding.pvc.claimName", spec.models.embedding, problems);
             claim("spec.models.reranker.pvc.claimName", spec.models.reranker, problems);
         }
+        if (spec.vectorCache != null && spec.vectorCache.claimName != null) {
+            add(problems, KubeNames.dns1123Subdomain("spec.vectorCache.claimName", spec.vectorCache.claimName));
+        }
         if (spec.verification != null) {
             if (spec.verification.configMap != null) {
                 add(problems, KubeNames.dns1123Subdomain("spec.verification.configMap", spec.verification.configMap));

@@ -39,8 +39,9 @@ final class RerankCheck {
         if (threads != null) {
             problems.add(threads);
         }
-        if (rerank.queueTimeoutMillis != null && rerank.queueTimeoutMillis < 1) {
-            problems.add("spec.rerank.queueTimeoutMillis must be at least 1, got " + rerank.queueTimeoutMillis);
+        if (rerank.queueTimeoutMillis != null && (rerank.queueTimeoutMillis < 1 || rerank.queueTimeoutMillis > SchemaBounds.QUEUE_TIMEOUT_MAX_MILLIS)) {
+            problems.add("spec.rerank.queueTimeoutMillis must be in [1, " + SchemaBounds.QUEUE_TIMEOUT_MAX_MILLIS + "], got "
+                    + rerank.queueTimeoutMillis);
         }
         return new CheckedSpec.RerankSettings(request, requested, headroom, intraOp);
     }

@@ -50,6 +50,8 @@ public final class SpecCheck {
             ModelCheck.check("spec.models.embedding", spec.models.embedding, BuiltinModels.EMBEDDINGS, namespace, lookup, problems);
             ModelCheck.check("spec.models.reranker", reranker, BuiltinModels.RERANKERS, namespace, lookup, problems);
         }
+        // The vector cache's claim is mounted like a model's: the same checks, so a bad one is InvalidSpec, not a refused Deployment.
+        ModelCheck.claim("spec.vectorCache", spec.vectorCache, namespace, lookup, problems);
         SecretCheck.check(spec, namespace, lookup, problems);
         // A missing checks ConfigMap would leave the candidate unable to start: refused here, the running version untouched.
         if (spec.verification != null && lookup != null && spec.verification.configMap != null

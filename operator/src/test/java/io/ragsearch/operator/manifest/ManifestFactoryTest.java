@@ -52,6 +52,25 @@ class ManifestFactoryTest {
     }
 
     @Test
+    void theEmbeddingModelsMaxSeqLenReachesTheServerAndTheReranksStaysItsOwn() {
+        RagSearch r = base();
+        ServerSettings plain = RenderedSettings.parse(ManifestFactory.build(check(r), 1, "key").configMap().getData().get("config.yaml"));
+        assertEquals(null, plain.models() == null || plain.models().embedding() == null ? null : plain.models().embedding().maxSeqLen(),
+                "absent: the server's default for the model");
+
+        r.getSpec().models.embedding = new ModelSource();
+        r.getSpec().models.embedding.builtin = "all-minilm-l6-v2";
+        r.getSpec().models.embedding.maxSeqLen = 128;
+        r.getSpec().models.reranker.maxSeqLen = 384;
+        Manifests m = ManifestFactory.build(check(r), 1, "key");
+        ServerSettings config = RenderedSettings.parse(m.configMap().getData().get("config.yaml"));
+        assertEquals(List.of(), SettingsRules.problems(config));
+        assertEquals(128, config.models().embedding().maxSeqLen(), "was accepted by the CRD and dropped before");
+        assertEquals("all-minilm-l6-v2", config.models().embedding().builtin());
+        assertEquals(384, config.projects().get(0).reranker().maxSeqLen());
+    }
+
+    @Test
     void aClaimModelIsMountedReadOnlyAtItsRolePath() {
         RagSearch r = base();
         r.getSpec().models.embedding = new ModelSource();

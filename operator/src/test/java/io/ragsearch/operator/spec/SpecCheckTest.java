@@ -200,6 +200,55 @@ public class SpecCheckTest {
     }
 
     @Test
+    void aSha256WithoutAUrlIsRefusedNotIgnored() {
+        RagSearch r = valid();
+        r.getSpec().models.reranker.sha256 = "a".repeat(64);
+        assertEquals(List.of("spec.models.reranker.sha256 goes with url only: nothing checks it for a builtin or pvc model"),
+                SpecCheck.check(r, null).problems());
+    }
+
+    @Test
+    void theVectorCacheClaimIsCheckedLikeAModelsClaim() {
+        RagSearch r = valid();
+        r.getSpec().vectorCache = new io.ragsearch.operator.model.PvcModel();
+        r.getSpec().vectorCache.claimName = "Search_Vectors";
+        r.getSpec().vectorCache.path = "../other";
+        ReferenceLookup noClaims = new ReferenceLookup() {
+            public Optional<Set<String>> secretKeys(String ns, String name) {
+                return Optional.empty();
+            }
+
+            public boolean configMapExists(String ns, String name) {
+                return true;
+            }
+
+            public boolean claimExists(String ns, String name) {
+                return false;
+            }
+        };
+        String all = String.join("\n", SpecCheck.check(r, noClaims).problems());
+        assertTrue(all.contains("spec.vectorCache.claimName"), "a DNS-1123 subdomain: " + all);
+        assertTrue(all.contains("spec.vectorCache.path must be a relative path inside the claim (no '..', not absolute), got '../other'"), all);
+        assertTrue(all.contains("spec.vectorCache.claimName 'Search_Vectors' not found in namespace ns"), all);
+
+        r.getSpec().vectorCache.claimName = "search-vectors";
+        r.getSpec().vectorCache.path = "ko/vectors";
+        assertTrue(SpecCheck.check(r, null).valid(), SpecCheck.check(r, null).problems().toString());
+    }
+
+    @Test
+    void rerankBoundsAreTheSchemasSoRenderRefusesWhatTheApiServerRefuses() {
+        RagSearch r = valid();
+        r.getSpec().rerank = new io.ragsearch.operator.model.Rerank();
+        r.getSpec().rerank.queueTimeoutMillis = io.ragsearch.operator.model.SchemaBounds.QUEUE_TIMEOUT_MAX_MILLIS;
+        r.getSpec().rerank.intraOpThreads = io.ragsearch.contract.settings.Bounds.INTRA_OP_THREADS_MAX;
+        assertTrue(SpecCheck.check(r, null).valid(), SpecCheck.check(r, null).problems().toString());
+
+        r.getSpec().rerank.queueTimeoutMillis = 600_001;
+        assertEquals(List.of("spec.rerank.queueTimeoutMillis must be in [1, 600000], got 600001"), SpecCheck.check(r, null).problems());
+    }
+
+    @Test
     void theContractsBoundsHoldHereAsInTheServer() {
         RagSearch r = valid();
         r.getSpec().models.reranker.maxSeqLen = io.ragsearch.contract.settings.Bounds.MAX_SEQ_LEN_MIN;
