@@ -277,6 +277,10 @@ public record ServerSettings(Server server, Models models, Rerank rerank, Databa
         public Source withInclude(List<String> value) {
             return new Source(directory, value, database);
         }
+
+        public Source withDatabase(Boolean value) {
+            return new Source(directory, include, value);
+        }
     }
 
     public record Gate(Double threshold) {

@@ -26,13 +26,13 @@ class SettingsRulesTest {
     /** A database project reads what ingest stored: a directory's settings on it would be ignored, so they are refused. */
     @Test
     void aDatabaseProjectRefusesTheDirectorysSettings() {
-        ServerSettings.Database db = new ServerSettings.Database("jdbc:postgresql://db/ragsearch", null, null, null);
-        ServerSettings plain = new ServerSettings(null, null, null, db, List.of(new ServerSettings.Project("statutes", null,
-                new ServerSettings.Source(null, null, true), null, null, null, null, null)));
+        ServerSettings onDatabase = ServerSettings.EMPTY.withDatabase(ServerSettings.Database.at("jdbc:postgresql://db/ragsearch"));
+        ServerSettings plain = onDatabase.withProjects(List.of(ServerSettings.Project.fromDatabase("statutes")));
         assertEquals(List.of(), SettingsRules.problems(plain));
 
-        ServerSettings withDirectory = new ServerSettings(null, null, null, db, List.of(new ServerSettings.Project("statutes", null,
-                new ServerSettings.Source("/docs", List.of("*.md"), true), null, null, null, true, null)));
+        ServerSettings withDirectory = onDatabase.withProjects(List.of(ServerSettings.Project.fromDatabase("statutes")
+                .withSource(ServerSettings.Source.ofDirectory("/docs").withInclude(List.of("*.md")).withDatabase(true))
+                .withIncludeAddenda(true)));
         assertEquals(List.of("projects[0] reads the database: source.directory, source.include and includeAddenda apply to "
                 + "directory projects only (ingest --include / --include-addenda choose what the database holds)"),
                 SettingsRules.problems(withDirectory));
