@@ -1,5 +1,7 @@
 package io.ragsearch.config;
 
+import io.ragsearch.contract.settings.ValueKinds;
+
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -22,7 +24,7 @@ final class ConfigMessages {
                     + u.getKnownPropertyIds();
         }
         if (e instanceof MismatchedInputException m && m.getTargetType() != null && !at.isEmpty()) {
-            return at + ": expected " + kind(m.getTargetType()) + (m instanceof InvalidFormatException f ? ", got '" + f.getValue() + "'" : "");
+            return at + ": expected " + ValueKinds.of(m.getTargetType(), "a map of settings") + (m instanceof InvalidFormatException f ? ", got '" + f.getValue() + "'" : "");
         }
         return withoutClassNames(e.getOriginalMessage()) + (at.isEmpty() ? "" : " at " + at);
     }
@@ -39,32 +41,8 @@ final class ConfigMessages {
         return b.toString();
     }
 
-    private static String kind(Class<?> type) {
-        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
-            return "a whole number";
-        }
-        if (type == Double.class || type == double.class) {
-            return "a number";
-        }
-        if (type == Boolean.class || type == boolean.class) {
-            return "true or false";
-        }
-        if (type == String.class) {
-            return "text";
-        }
-        if (java.util.Collection.class.isAssignableFrom(type)) {
-            return "a list";
-        }
-        return "a map of settings";
-    }
-
     /** Backquoted Java names (`java.lang.Integer`, `JsonToken.START_ARRAY`) become their last part. */
     static String withoutClassNames(String message) {
-        if (message == null) {
-            return "rejected";
-        }
-        return message.replaceAll("`java\\.lang\\.(Integer|Long)`|\\b(int|long)\\b(?= \\()", "whole number")
-                .replaceAll("`[A-Za-z0-9_$.]+\\.([A-Za-z0-9_$]+)`", "$1")
-                .replaceAll("\\s*\\(but could if coercion was enabled[^)]*\\)", "");
+        return message == null ? "rejected" : ValueKinds.withoutClassNames(message);
     }
 }

@@ -1,6 +1,7 @@
 package io.ragsearch.operator.file;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.ragsearch.contract.settings.ValueKinds;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
@@ -153,25 +154,7 @@ public final class RagSearchFile {
 
     /** What a Java type means in a YAML file. */
     private static String expected(Class<?> type) {
-        if (type == null) {
-            return "another kind of value";
-        }
-        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
-            return "a whole number";
-        }
-        if (type == Double.class || type == double.class) {
-            return "a number";
-        }
-        if (type == Boolean.class || type == boolean.class) {
-            return "true or false";
-        }
-        if (type == String.class) {
-            return "text";
-        }
-        if (java.util.Collection.class.isAssignableFrom(type)) {
-            return "a list";
-        }
-        return "an object with fields";
+        return type == null ? "another kind of value" : ValueKinds.of(type, "an object with fields");
     }
 
     /** Jackson names Java types in backquotes (`java.lang.Integer`); a YAML author needs the kind of value. */
@@ -179,10 +162,7 @@ public final class RagSearchFile {
         if (message == null) {
             return "";
         }
-        return message.replaceAll("<org\\.yaml\\.snakeyaml\\.events\\.(\\w+)Event\\([^>]*>", "$1")
-                .replaceAll("`java\\.lang\\.(Integer|Long)`|\\b(int|long)\\b(?= \\()", "whole number")
-                .replaceAll("`[a-zA-Z0-9_$.]+\\.([A-Za-z0-9_$]+)`", "$1")
-                .replaceAll("\\s*\\(but could if coercion was enabled[^)]*\\)", "");
+        return ValueKinds.withoutClassNames(message.replaceAll("<org\\.yaml\\.snakeyaml\\.events\\.(\\w+)Event\\([^>]*>", "$1"));
     }
 
     private static String firstLine(String message) {
