@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
@@ -36,7 +35,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,7 +45,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -94,13 +91,7 @@ class RealClusterEndToEndIT {
         plane = ControlPlane.get();
         admin = plane.adminClient();
         note("control plane %s up (%.1f s to start)", plane.server(), plane.startupSeconds());
-        try (InputStream in = RealClusterEndToEndIT.class.getResourceAsStream("/META-INF/fabric8/ragsearches.ragsearch.io-v1.yml")) {
-            CustomResourceDefinition crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
-            admin.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-            admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                    .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions().stream()
-                            .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 60, TimeUnit.SECONDS);
-        }
+        plane.applyRagSearchCrd(admin);
         ops = plane.namespace("ops");
         ns = plane.namespace("handbook");
         // the chart's ServiceAccount, roles and bindings, as Helm renders them (its Deployment is

@@ -1,9 +1,11 @@
 package io.ragsearch.operator.real;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -180,6 +182,19 @@ public final class ControlPlane {
     /** A client with the admin certificate (system:masters: RBAC lets it do anything). */
     public KubernetesClient adminClient() {
         return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+    }
+
+    /** The operator's generated RagSearch CRD, applied (server-side) and waited on until the API server serves it. */
+    public void applyRagSearchCrd(KubernetesClient admin) {
+        try (java.io.InputStream in = ControlPlane.class.getResourceAsStream("/META-INF/fabric8/ragsearches.ragsearch.io-v1.yml")) {
+            CustomResourceDefinition crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
+            admin.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+            admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+                    .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions().stream()
+                            .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 60, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A namespace of its own for one test, created with the admin client. */

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,14 +18,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,13 +54,7 @@ class RealOperatorIT {
     static void installAndStart() throws Exception {
         plane = ControlPlane.get();
         admin = plane.adminClient();
-        try (InputStream in = RealOperatorIT.class.getResourceAsStream(MockCluster.CRD)) {
-            CustomResourceDefinition crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
-            admin.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-            admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                    .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions().stream()
-                            .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 60, TimeUnit.SECONDS);
-        }
+        plane.applyRagSearchCrd(admin);
         ops = plane.namespace("ops");
         apps = plane.namespace("apps");
         // the chart's ServiceAccount, roles and bindings, as Helm would install them (not its Deployment:
