@@ -8,9 +8,10 @@
 # Builds what is missing (the control plane and Helm + kubectl from Go modules, the jars, the
 # model; each cached), brings up etcd + kube-apiserver + kube-controller-manager on 127.0.0.1
 # (testplane), installs the chart with a real Helm 4 (server-side apply), runs our kubelet
-# (NodeAgentCommand: the search service's pods as real processes on 127.x addresses, from the
-# server image when it has been built) and two operator replicas as the chart's ServiceAccount
-# (a TokenRequest token; leader election on the chart's Lease), applies examples/ragsearch.yaml
+# (NodeAgentCommand: every pod as real processes on 127.x addresses — the chart's two operator
+# pods from ragsearch-operator.jar with their service account's token, leader election on the
+# chart's Lease; the search service's pods from the server image when it has been built, else
+# the server jar), applies examples/ragsearch.yaml
 # with its corpus ConfigMap, waits until the RagSearch is Ready with a measured rerank
 # concurrency, prints the API server's version, the RagSearch's conditions and the pods, and
 # tears everything down, also when a step fails or on Ctrl-C.
@@ -47,14 +48,12 @@ elapsed() { echo "$(( $(date +%s) - $1 ))s"; }
 
 plane_pid=""
 kubelet_pid=""
-operator_pids=()
 # Stops what this script started, by process id (each in a session of its own, so its children
-# go with it): the operator replicas first, then the kubelet (its pods are its children), then
-# the plane. Logs stay when something failed.
+# go with it): the kubelet (its pods are its children), then the plane. Logs stay when something failed.
 teardown() {
   local rc=$?
   trap - EXIT INT TERM
-  for pid in ${operator_pids[@]+"${operator_pids[@]}"} $kubelet_pid $plane_pid; do
+  for pid in $kubelet_pid $plane_pid; do
     kill -TERM "$pid" 2>/dev/null || continue
     for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
     kill -KILL -- "-$pid" 2>/dev/null || true
@@ -116,8 +115,6 @@ echo "API server /version gitVersion: $git_version"
 
 # --- the chart, with a real Helm 4 (server-side apply) ---
 t=$(date +%s)
-# the whole loop runs the operator's replicas beside the plane (below): no operator pods then
-[ "$until" = ready ] && helm_sets=(--set replicas=0 ${helm_sets[@]+"${helm_sets[@]}"})
 "$helm" --kubeconfig "$kubeconfig" install "$RELEASE" helm/ragsearch-operator --namespace "$NAMESPACE" \
     --create-namespace --server-side=true ${helm_sets[@]+"${helm_sets[@]}"} >"$work/logs/helm-install.log" 2>&1 \
   || { cat "$work/logs/helm-install.log" >&2; fail "helm install"; }
@@ -140,10 +137,12 @@ if [ "$until" = installed ]; then
   exit 0
 fi
 
-# --- our kubelet: the node that runs the search service's pods (NodeAgentCommand, operator-sim) ---
-# It runs the search server's program (from its image where this machine can, else the plain
-# jar); it cannot run the operator's image, so the operator runs beside it (below).
-node_args=(--kubeconfig "$kubeconfig" --work-dir "$work/node" --server-jar "$root/search-server/target/ragsearch-server.jar")
+# --- our kubelet: the node that runs every pod (NodeAgentCommand, operator-sim) ---
+# The chart's operator pods run ragsearch-operator.jar (their image's program) with the token of
+# the chart's ServiceAccount the API server projects into them, so the chart's RBAC decides what
+# they may do; the search service's pods run the server (from its image where this machine can).
+node_args=(--kubeconfig "$kubeconfig" --work-dir "$work/node" --server-jar "$root/search-server/target/ragsearch-server.jar"
+           --program "ragsearch/operator=$root/operator/target/ragsearch-operator.jar")
 [ -f search-server/target/image.tar ] && node_args+=(--image "$root/search-server/target/image.tar")
 setsid java -cp operator-sim/target/ragsearch-operator-sim.jar io.ragsearch.operator.simulator.NodeAgentCommand \
     "${node_args[@]}" >"$work/logs/node.log" 2>&1 </dev/null &
@@ -156,36 +155,20 @@ done
 grep -q '^node .* ready' "$work/logs/node.log" || fail "the node agent did not register within 2 minutes"
 say "$(grep -m1 '^node .* ready' "$work/logs/node.log")"
 
-# --- the operator: 2 replicas as the chart's ServiceAccount, leader election on the chart's Lease ---
-# Each replica is a process beside the plane with a token of the chart's ServiceAccount
-# (TokenRequest), so the chart's RBAC decides what it may do, as in a pod.
-token=$(kc -n "$NAMESPACE" create token "$RELEASE" --duration=2h)
-kc config view --raw -o jsonpath='{.clusters[0].cluster.certificate-authority-data}' | base64 -d >"$work/ca.crt"
-server=$(sed -n 's/^server=//p' "$work/plane/ready")
-sa_kubeconfig="$work/operator.kubeconfig"
-"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config set-cluster plane --server="$server" \
-    --certificate-authority="$work/ca.crt" --embed-certs=true >/dev/null
-"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config set-credentials operator --token="$token" >/dev/null
-"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config set-context operator --cluster=plane --user=operator >/dev/null
-"$kubectl_bin" --kubeconfig "$sa_kubeconfig" config use-context operator >/dev/null
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-for replica in operator-a operator-b; do
-  KUBECONFIG="$sa_kubeconfig" WATCH_NAMESPACES="" POD_NAMESPACE="$NAMESPACE" POD_NAME="$replica" LEADER_ELECTION=true \
-    setsid java -jar operator/target/ragsearch-operator.jar run --health-port "$(free_port)" \
-    >"$work/logs/$replica.log" 2>&1 </dev/null &
-  operator_pids+=($!)
-done
+# --- the operator: the chart's 2 pods, one holding the Lease ---
 t=$(date +%s)
-for _ in $(seq 1 180); do
+holder=""
+for _ in $(seq 1 300); do
   holder=$(kc -n "$NAMESPACE" get lease "$LEASE" -o jsonpath='{.spec.holderIdentity}' 2>/dev/null || true)
-  [ -n "$holder" ] && break
-  for pid in "${operator_pids[@]}"; do
-    kill -0 "$pid" 2>/dev/null || { tail -20 "$work"/logs/operator-*.log >&2; fail "an operator replica stopped"; }
-  done
+  ready=$(kc -n "$NAMESPACE" get pods -l app.kubernetes.io/instance="$RELEASE" \
+      -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True || true)
+  [ -n "$holder" ] && [ "$ready" -eq 2 ] && break
+  kill -0 "$kubelet_pid" 2>/dev/null || { tail -20 "$work/logs/node.log" >&2; fail "the node agent stopped"; }
   sleep 1
 done
-[ -n "$holder" ] || fail "no operator holds the Lease $LEASE"
-say "operator replicas started; the Lease taken in $(elapsed "$t")"
+[ -n "$holder" ] && [ "$ready" -eq 2 ] \
+  || { tail -20 "$work"/node/pods/*/operator.log >&2 || true; fail "the operator's 2 pods were not Ready with a leader (ready $ready, leader '$holder')"; }
+say "operator pods Ready, the Lease taken, $(elapsed "$t") after the node started"
 echo "Leader (Lease $LEASE): $holder"
 
 # --- the example: its corpus ConfigMap and the RagSearch ---

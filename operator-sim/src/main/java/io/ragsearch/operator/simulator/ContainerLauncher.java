@@ -34,23 +34,39 @@ import java.util.Map;
  */
 final class ContainerLauncher {
 
+    /**
+     * What a container runs, by its image: {@code byImage}'s jar for those image repositories (the
+     * agent's copies), otherwise the server — from {@code rootfs}, or, when that is null, from
+     * {@code serverJar} (the agent's copy of the plain-jar fallback; null when pods run from the image).
+     */
+    record Programs(Path serverJar, ImageRootfs rootfs, Map<String, Path> byImage) {
+        /** The jar for this image reference (repository, then {@code :tag} or {@code @digest}), if one is mapped. */
+        Path jarFor(String image) {
+            if (image == null) {
+                return null;
+            }
+            String repository = image.contains("@") ? image.substring(0, image.indexOf('@')) : image;
+            int colon = repository.lastIndexOf(':');
+            if (colon > repository.lastIndexOf('/')) {
+                repository = repository.substring(0, colon);
+            }
+            return byImage.get(repository);
+        }
+    }
+
     /** Where mount targets that did not exist on this machine were created (removed at the end if empty). */
     private final MountPoints mountPoints;
-    /** The plain-jar fallback's jar (the agent's copy); null when pods run from the image. */
-    private final Path serverJar;
-    /** Null: the plain-jar fallback. */
-    private final ImageRootfs rootfs;
+    private final Programs programs;
     private final KubernetesClient client;
     /** Where a pod sees the simulator's Service names (a directory bound in its mount namespace). */
     static final String SIM_DNS_DIR = "/etc/ragsearch-sim-dns";
     /** The simulator's Service names (its cluster DNS), or null for none. */
     private final Path hostsFile;
 
-    ContainerLauncher(KubernetesClient client, Path serverJar, ImageRootfs rootfs, MountPoints mountPoints, Path hostsFile) {
+    ContainerLauncher(KubernetesClient client, Programs programs, MountPoints mountPoints, Path hostsFile) {
         this.client = client;
         this.hostsFile = hostsFile;
-        this.serverJar = serverJar;
-        this.rootfs = rootfs;
+        this.programs = programs;
         this.mountPoints = mountPoints;
     }
 
@@ -60,7 +76,10 @@ final class ContainerLauncher {
     Launch start(String namespace, String podName, String podIp, Container c, Map<String, Path> volumes,
                  MemoryCgroups.Limited cgroup, Path podDir) throws IOException {
         Map<String, String> env = environment(namespace, podName, podIp, c);
-        String inner = rootfs == null ? onThisMachine(c, volumes, podDir) : inImageRootfs(c, volumes);
+        Path mapped = programs.jarFor(c.getImage());
+        ImageRootfs rootfs = mapped == null ? programs.rootfs() : null;
+        Path jar = mapped != null ? mapped : programs.serverJar();
+        String inner = rootfs == null ? onThisMachine(c, volumes, podDir, jar) : inImageRootfs(c, volumes, rootfs);
         Path innerScript = podDir.resolve(c.getName() + "-inner.sh");
         Files.writeString(innerScript, inner);
         StringBuilder outer = new StringBuilder("set -e\n");
@@ -86,7 +105,7 @@ final class ContainerLauncher {
         pb.environment().putIfAbsent("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         pb.environment().putAll(env);
         Files.writeString(log, "---- " + java.time.Instant.now() + " start " + c.getName() + " on " + podIp
-                        + (rootfs == null ? " (plain jar)" : " (image " + rootfs.image() + ")") + "\n",
+                        + (rootfs == null ? " (plain jar " + jar.getFileName() + ")" : " (image " + rootfs.image() + ")") + "\n",
                 StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         return new Launch(pb.start(), log);
     }
@@ -100,8 +119,8 @@ final class ContainerLauncher {
         return m.getSubPath() != null && !m.getSubPath().isBlank() ? source.resolve(m.getSubPath()) : source;
     }
 
-    /** The fallback: mounts over this machine's paths, the server jar on this JVM. */
-    private String onThisMachine(Container c, Map<String, Path> volumes, Path podDir) throws IOException {
+    /** The fallback: mounts over this machine's paths, the container's jar on this JVM. */
+    private String onThisMachine(Container c, Map<String, Path> volumes, Path podDir, Path jar) throws IOException {
         StringBuilder inner = new StringBuilder("set -e\n");
         List<VolumeMount> mounts = new ArrayList<>(c.getVolumeMounts() == null ? List.of() : c.getVolumeMounts());
         // Mounts whose target hides a source (e.g. /tmp over a pod directory under /tmp) go last.
@@ -109,7 +128,7 @@ final class ContainerLauncher {
                 .thenComparing(VolumeMount::getMountPath));
         // First, before a pod's /tmp can hide the agent's directories: the jar, then the Service names, at paths of their own.
         mountPoints.ensure(Path.of(NodeAgent.IMAGE_DIR));
-        inner.append("mount --bind ").append(q(serverJar.getParent().toString())).append(' ').append(q(NodeAgent.IMAGE_DIR)).append('\n');
+        inner.append("mount --bind ").append(q(jar.getParent().toString())).append(' ').append(q(NodeAgent.IMAGE_DIR)).append('\n');
         inner.append("mount -o remount,bind,ro ").append(q(NodeAgent.IMAGE_DIR)).append('\n');
         if (hostsFile != null) {
             mountPoints.ensure(Path.of(SIM_DNS_DIR));
@@ -132,7 +151,7 @@ final class ContainerLauncher {
             // Service names resolve as cluster DNS would (ServiceNames); the file is read at each lookup.
             inner.append(' ').append(q("-Djdk.net.hosts.file=" + SIM_DNS_DIR + "/" + hostsFile.getFileName()));
         }
-        inner.append(" -jar ").append(q(NodeAgent.IMAGE_DIR + "/" + serverJar.getFileName()));
+        inner.append(" -jar ").append(q(NodeAgent.IMAGE_DIR + "/" + jar.getFileName()));
         for (String arg : c.getArgs() == null ? List.<String>of() : c.getArgs()) {
             inner.append(' ').append(q(arg));
         }
@@ -146,7 +165,7 @@ final class ContainerLauncher {
      * chroot as the image's user. Writable volumes are opened to every user, as the kubelet makes
      * emptyDirs (0777): the image's user is not this machine's root.
      */
-    private String inImageRootfs(Container c, Map<String, Path> volumes) throws IOException {
+    private String inImageRootfs(Container c, Map<String, Path> volumes, ImageRootfs rootfs) throws IOException {
         String root = rootfs.root().toString();
         StringBuilder inner = new StringBuilder("set -e\n");
         for (String dir : List.of("proc", "sys", "dev")) {
@@ -177,7 +196,7 @@ final class ContainerLauncher {
             inner.append("mount -o remount,bind,ro ").append(q(root)).append('\n');
         }
         inner.append("exec chroot");
-        String user = user(c);
+        String user = user(c, rootfs);
         if (!user.isEmpty()) {
             inner.append(" --userspec=").append(q(user));
         }
@@ -193,7 +212,7 @@ final class ContainerLauncher {
     }
 
     /** The container's runAsUser/runAsGroup when it sets them, else the image's USER (uid[:gid]). */
-    private String user(Container c) {
+    private String user(Container c, ImageRootfs rootfs) {
         var sc = c.getSecurityContext();
         if (sc != null && sc.getRunAsUser() != null) {
             return sc.getRunAsUser() + ":" + (sc.getRunAsGroup() != null ? sc.getRunAsGroup() : 0);
@@ -208,7 +227,7 @@ final class ContainerLauncher {
      * a bind to the pod's own loopback address — what 0.0.0.0 means inside a pod's network namespace.
      */
     private Map<String, String> environment(String namespace, String podName, String podIp, Container c) throws IOException {
-        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> env = new LinkedHashMap<>(apiServerEnvironment());
         for (EnvVar e : c.getEnv() == null ? List.<EnvVar>of() : c.getEnv()) {
             if (e.getValueFrom() == null) {
                 env.put(e.getName(), e.getValue() == null ? "" : e.getValue());
@@ -240,6 +259,29 @@ final class ContainerLauncher {
         }
         if ("0.0.0.0".equals(env.get(Environment.BIND_ADDRESS)) || !env.containsKey(Environment.BIND_ADDRESS)) {
             env.put(Environment.BIND_ADDRESS, podIp);
+        }
+        return env;
+    }
+
+    /**
+     * What every container learns about the API server, before its own env (which wins): a kubelet
+     * gives the {@code kubernetes} Service's ClusterIP; here the API server's own loopback address,
+     * the one place on this machine it listens (a ClusterIP routes nowhere here, and tests send
+     * nothing off loopback). {@code KUBECONFIG} points nowhere: a container has no kubeconfig, and
+     * a client in the pod must not find this machine's own and bypass its service account.
+     */
+    private Map<String, String> apiServerEnvironment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("KUBECONFIG", "/nonexistent/ragsearch-sim/kubeconfig");
+        java.net.URL master = client.getMasterUrl();
+        try {
+            java.net.InetAddress host = java.net.InetAddress.getByName(master.getHost());
+            if (host.isLoopbackAddress() && "https".equals(master.getProtocol())) {
+                env.put("KUBERNETES_SERVICE_HOST", host.getHostAddress());
+                env.put("KUBERNETES_SERVICE_PORT", String.valueOf(master.getPort() == -1 ? 443 : master.getPort()));
+            }
+        } catch (java.net.UnknownHostException e) {
+            // no API server address to hand on: in-cluster clients in the pod fail with their own message
         }
         return env;
     }

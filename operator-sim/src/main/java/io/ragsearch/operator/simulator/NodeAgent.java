@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class NodeAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
     public static final String DEFAULT_NODE = "ragsearch-node";
-    /** Where a pod finds the server jar in plain-jar mode: a directory of the agent's, bound in its mount namespace. */
+    /** Where a pod finds its jar in plain-jar mode: a directory of the agent's, bound in its mount namespace. */
     static final String IMAGE_DIR = "/etc/ragsearch-sim-image";
     private static final Duration HEARTBEAT = Duration.ofSeconds(10);
     private static final AtomicInteger AGENTS = new AtomicInteger();
@@ -49,14 +49,26 @@ public final class NodeAgent implements AutoCloseable {
      * How pods are run; {@code endpointDelay}: between a pod leaving the endpoints and its SIGTERM;
      * {@code serverImage}: the server image's docker-archive (null: the plain jar).
      */
-    public record Settings(Path serverJar, Path workDir, Duration syncPeriod, Duration endpointDelay, Path serverImage) {
+    public record Settings(Path serverJar, Path workDir, Duration syncPeriod, Duration endpointDelay, Path serverImage,
+                           Map<String, Path> programs) {
         public static Settings of(Path serverJar, Path workDir) {
-            return new Settings(serverJar, workDir, Duration.ofMillis(500), Duration.ofSeconds(2), null);
+            return new Settings(serverJar, workDir, Duration.ofMillis(500), Duration.ofSeconds(2), null, Map.of());
         }
 
         /** Pods from this image's file system where this machine can (see {@link NodeAgent#runtime()}). */
         public Settings withServerImage(Path image) {
-            return new Settings(serverJar, workDir, syncPeriod, endpointDelay, image);
+            return new Settings(serverJar, workDir, syncPeriod, endpointDelay, image, programs);
+        }
+
+        /**
+         * Containers of this image repository (any tag) run this jar on this machine's JVM, the
+         * image's entrypoint being that jar's CLI — e.g. {@code ragsearch/operator} and
+         * ragsearch-operator.jar, so the chart's operator pods run here. Every other image runs the server.
+         */
+        public Settings withProgram(String imageRepository, Path jar) {
+            Map<String, Path> more = new java.util.TreeMap<>(programs);
+            more.put(imageRepository, jar);
+            return new Settings(serverJar, workDir, syncPeriod, endpointDelay, serverImage, Map.copyOf(more));
         }
     }
 
@@ -86,6 +98,12 @@ public final class NodeAgent implements AutoCloseable {
             throw new IllegalArgumentException("server jar not found: " + settings.serverJar()
                     + " (build it: mvn -q -B -DskipTests package)");
         }
+        settings.programs().forEach((image, jar) -> {
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalArgumentException("jar for image " + image + " not found: " + jar
+                        + " (build it: mvn -q -B -DskipTests package)");
+            }
+        });
         requireMountNamespaces();
         this.client = client;
         this.settings = settings;
@@ -115,8 +133,14 @@ public final class NodeAgent implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             this.serviceNames = new ServiceNames(settings.workDir().resolve("cluster-dns").resolve("hosts"));
-            Path jar = rootfs == null ? imageOfJar(settings.serverJar(), settings.workDir().resolve("image")) : null;
-            this.launcher = new ContainerLauncher(client, jar, rootfs, mountPoints, rootfs == null ? serviceNames.file() : null);
+            Path imageDir = settings.workDir().resolve("image");
+            Path jar = rootfs == null ? imageOfJar(settings.serverJar(), imageDir) : null;
+            Map<String, Path> programs = new java.util.TreeMap<>();
+            for (var e : settings.programs().entrySet()) {
+                programs.put(e.getKey(), imageOfJar(e.getValue(), imageDir));
+            }
+            this.launcher = new ContainerLauncher(client, new ContainerLauncher.Programs(jar, rootfs, programs), mountPoints,
+                    serviceNames.file());
         } catch (IOException e) {
             throw new IllegalStateException("cannot prepare node " + node + ": " + e.getMessage(), e);
         }
@@ -283,6 +307,11 @@ public final class NodeAgent implements AutoCloseable {
         } else {
             deleteNow(namespace, name);
         }
+    }
+
+    /** The main container's process of a pod running here, if it runs now (what a test kills to crash it). */
+    public Optional<ProcessHandle> process(String namespace, String name) {
+        return pod(namespace, name).flatMap(SimPod::processHandle);
     }
 
     /** The pod's state here: empty while it is not (yet) running on this node. */

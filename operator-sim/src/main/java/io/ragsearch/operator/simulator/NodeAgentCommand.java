@@ -33,6 +33,11 @@ public final class NodeAgentCommand implements Runnable {
     @Option(names = "--image", description = "Server image archive: pods run from its file system where this machine can (root, chroot)")
     Path image;
 
+    @Option(names = "--program", paramLabel = "IMAGE=JAR",
+            description = "Containers of this image repository (any tag) run this jar instead of the server (repeatable), "
+                    + "e.g. ragsearch/operator=operator/target/ragsearch-operator.jar for the chart's operator pods")
+    java.util.Map<String, Path> programs = new java.util.LinkedHashMap<>();
+
     @Option(names = "--work-dir", description = "Where pods' files and logs go (default: a new temporary directory)")
     Path workDir;
 
@@ -58,6 +63,9 @@ public final class NodeAgentCommand implements Runnable {
             NodeAgent.Settings settings = NodeAgent.Settings.of(serverJar, work);
             if (image != null) {
                 settings = settings.withServerImage(image);
+            }
+            for (var program : programs.entrySet()) {
+                settings = settings.withProgram(program.getKey(), program.getValue().toAbsolutePath());
             }
             KubernetesClient client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
             NodeAgent agent = new NodeAgent(client, settings, node);

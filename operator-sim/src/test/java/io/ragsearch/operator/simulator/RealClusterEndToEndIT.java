@@ -1,6 +1,5 @@
 package io.ragsearch.operator.simulator;
 
-import com.marcnuri.helm.Helm;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -12,22 +11,21 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
+import io.ragsearch.operator.model.VerificationSpec;
+import io.ragsearch.operator.model.VerificationStatus;
+import io.ragsearch.operator.naming.ObjectNames;
 import io.ragsearch.operator.naming.Labels;
 import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.real.ControlPlane;
+import io.ragsearch.operator.real.HelmCli;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.LeaderElection;
-import io.ragsearch.operator.reconcile.OperatorRuntime;
-import io.ragsearch.operator.reconcile.RagSearchReconciler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -40,11 +38,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -58,13 +55,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The whole loop on a real control plane: the API server, the real controllers (Deployment,
- * ReplicaSet, EndpointSlice, disruption, garbage collector) and our node agent running the pods
- * as real server processes. Two operator instances run in this JVM as the chart's ServiceAccount
- * (impersonated: a verb the chart forgot fails here), server-side apply on, one leading on a
- * Lease. The example RagSearch is applied as it is. Searches go to the ready pods the Service
- * selects, which is what its EndpointSlice would list: the real API server refuses loopback
- * addresses in an EndpointSlice (checked below), and pods here can only have loopback addresses.
- * One plane, one agent and one operator start serve the scenarios in order; each prints its figure.
+ * ReplicaSet, EndpointSlice, disruption, garbage collector) and our node agent running every pod
+ * as real processes — the chart's two operator pods (installed with a real Helm, running
+ * ragsearch-operator.jar as the chart's ServiceAccount with its projected token, so a verb the
+ * chart forgot fails here; server-side apply; one leading on the Lease) and the RagSearch's
+ * server pods. The example RagSearch is applied as it is. Searches go to the ready pods the
+ * Service selects, which is what its EndpointSlice would list: the real API server refuses
+ * loopback addresses in an EndpointSlice (checked below), and pods here can only have loopback
+ * addresses. One plane, agent and install serve the scenarios in order; each prints its figure.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RealClusterEndToEndIT {
@@ -72,16 +70,32 @@ class RealClusterEndToEndIT {
     static final Path EXAMPLE = Path.of("../examples/ragsearch.yaml");
     static final String RELEASE = "rs";
     static final String SERVICE_ACCOUNT = "rs-ragsearch-operator";
+    /** The chart's default operator image repository (values.yaml); our node runs it from ragsearch-operator.jar. */
+    static final String OPERATOR_IMAGE = "ragsearch/operator";
     static final String NAME = "handbook";
     static final long MIB = 1024L * 1024;
+
+    /** The checks a new version must pass on its candidate pod (docs/verify.md), for the example's project. */
+    static final String CHECKS = """
+            set: e2e-handbook
+            project: handbook
+            checks:
+              - {id: annual-leave, kind: search, query: "How many days of paid annual leave do I get?",
+                 expect: [{document: employee-handbook, article: "Article 10"}], within: 3}
+              - {id: documents, kind: list_documents, names: [employee-handbook, expense-policy, it-security]}
+              - {id: read-overtime, kind: read_article, document: employee-handbook, article: "Article 7", title: Overtime}
+              - {id: missing-project, kind: error, tool: search, arguments: {project: handbook-fr, query: leave},
+                 message: unknown project}
+              - {id: tool-schemas, kind: schemas, tools: [list_documents, list_projects, read_article, search]}
+            """;
+    static final int CHECK_COUNT = 5;
 
     static ControlPlane plane;
     static KubernetesClient admin;
     static NodeAgent agent;
+    static HelmCli helm;
     static String ops;
     static String ns;
-    static final Map<String, KubernetesClient> clients = new LinkedHashMap<>();
-    static final Map<String, OperatorRuntime> operators = new LinkedHashMap<>();
     static SearchTraffic traffic;
     static final StringBuilder summary = new StringBuilder();
 
@@ -91,39 +105,46 @@ class RealClusterEndToEndIT {
         plane = ControlPlane.get();
         admin = plane.adminClient();
         note("control plane %s up (%.1f s to start)", plane.server(), plane.startupSeconds());
-        plane.applyRagSearchCrd(admin);
         ops = plane.namespace("ops");
         ns = plane.namespace("handbook");
-        // the chart's ServiceAccount, roles and bindings, as Helm renders them (its Deployment is
-        // replaced by the two instances in this JVM)
-        for (HasMetadata o : parse(new Helm(CHART).template().withName(RELEASE).withNamespace(ops).call())) {
-            if (!(o instanceof Deployment)) {
-                admin.resource(o).serverSideApply();
-            }
-        }
-        agent = new NodeAgent(admin, NodeAgent.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-node")),
-                NodeAgent.DEFAULT_NODE);
+        // Our node runs the chart's operator pods from the operator's jar, the RagSearch's pods from the server's.
+        agent = new NodeAgent(admin, NodeAgent.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-node"))
+                .withProgram(OPERATOR_IMAGE, ServerJar.operator()), NodeAgent.DEFAULT_NODE);
         agent.start();
-        note("node agent: pods from the %s; memory limits %s", agent.runtime(), agent.memoryLimits());
-        for (String id : List.of("operator-a", "operator-b")) {
-            startOperator(id);
+        note("node agent: pods from the %s; %s pods from the plain jar %s; memory limits %s", agent.runtime(), OPERATOR_IMAGE,
+                ServerJar.operator().getFileName(), agent.memoryLimits());
+        helm = HelmCli.against(plane);
+        long installing = System.nanoTime();
+        helm.run("install", RELEASE, CHART.toString(), "--namespace", ops, "--server-side=true");
+        admin.apiextensions().v1().customResourceDefinitions().withName("ragsearches.ragsearch.io")
+                .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions().stream()
+                        .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 60, TimeUnit.SECONDS);
+        // Both operator replicas Ready (informers connected, as their /readyz says) and one leading.
+        String leader = await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            List<Pod> pods = operatorPods();
+            Lease lease = lease();
+            boolean ready = pods.size() == 2 && pods.stream().allMatch(io.ragsearch.operator.reconcile.RolloutPods::ready);
+            return ready && lease != null && pods.stream().anyMatch(p -> p.getMetadata().getName().equals(lease.getSpec().getHolderIdentity()))
+                    ? lease.getSpec().getHolderIdentity() : null;
+        }, java.util.Objects::nonNull);
+        for (Pod p : operatorPods()) {
+            assertEquals(NodeAgent.DEFAULT_NODE, p.getSpec().getNodeName());
+            assertEquals(SERVICE_ACCOUNT, p.getSpec().getServiceAccountName());
+            assertTrue(p.getStatus().getPodIP().startsWith("127."), p.getStatus().getPodIP());
         }
-        note("setup (plane, CRD, RBAC, node, 2 operators): %.1f s", since(t));
+        note("chart installed with Helm (CRD established, RBAC, operator Deployment): 2 operator pods Ready on our node as %s, "
+                + "%s holds the Lease: %.1f s after helm install", SERVICE_ACCOUNT, leader, since(installing));
+        note("setup (plane, node, chart, 2 operator pods): %.1f s", since(t));
     }
 
-    static void startOperator(String identity) throws Exception {
-        Config config = Config.fromKubeconfig(Files.readString(plane.kubeconfigFile()));
-        config.setImpersonateUsername("system:serviceaccount:" + ops + ":" + SERVICE_ACCOUNT);
-        config.setImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + ops, "system:authenticated");
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-        OperatorRuntime operator = new OperatorRuntime(client, new HttpPodAdminClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of(),
-                new LeaderElection(LeaderElection.DEFAULT_LEASE, ops, identity, Duration.ofSeconds(15),
-                        Duration.ofSeconds(10), Duration.ofSeconds(2), false),
-                OperatorRuntime.Apply.SERVER_SIDE);
-        clients.put(identity, client);
-        operators.put(identity, operator);
-        operator.start();
+    /** The chart's operator pods (the release's Deployment's selector). */
+    static List<Pod> operatorPods() {
+        Deployment d = admin.apps().deployments().inNamespace(ops).withName(SERVICE_ACCOUNT).get();
+        if (d == null) {
+            return List.of();
+        }
+        return admin.pods().inNamespace(ops).withLabels(d.getSpec().getSelector().getMatchLabels()).list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
     }
 
     @AfterAll
@@ -132,9 +153,13 @@ class RealClusterEndToEndIT {
             if (traffic != null) {
                 traffic.close();
             }
+            if (helm != null) {
+                // the operator pods go with the release; the CRD stays (crds/: Helm never deletes it)
+                helm.run("uninstall", RELEASE, "--namespace", ops, "--wait");
+                assertNotNull(admin.apiextensions().v1().customResourceDefinitions().withName("ragsearches.ragsearch.io").get());
+                await().atMost(Duration.ofSeconds(90)).until(() -> agent.addresses().keySet().stream().noneMatch(pod -> pod.startsWith(ops + "/")));
+            }
         } finally {
-            operators.values().forEach(OperatorRuntime::close);
-            clients.values().forEach(KubernetesClient::close);
             if (agent != null) {
                 agent.close();
                 assertEquals(0, agent.runningProcesses(), "every pod process stopped");
@@ -238,9 +263,17 @@ class RealClusterEndToEndIT {
         pdbWatch.setDaemon(true);
         pdbWatch.start();
 
+        admin.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-checks")
+                .withNamespace(ns).endMetadata().addToData("checks.yaml", CHECKS).build()).create();
         long start = System.nanoTime();
         admin.resources(RagSearch.class).inNamespace(ns).withName(NAME).edit(r -> {
             r.getSpec().resources.memory = "1200Mi";
+            // From now on a new version is verified before it serves; this edit itself serves directly
+            // (the running Deployment was written without verification: nothing to compare with).
+            VerificationSpec v = new VerificationSpec();
+            v.configMap = "handbook-checks";
+            v.timeoutSeconds = 300;
+            r.getSpec().verification = v;
             return r;
         });
         RagSearch retuned = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(RealClusterEndToEndIT::get,
@@ -269,29 +302,138 @@ class RealClusterEndToEndIT {
 
     @Test
     @Order(3)
-    void whenTheLeadingOperatorStopsTheOtherTakesOverAndReconciles() {
-        String leader = lease().getSpec().getHolderIdentity();
-        assertTrue(operators.containsKey(leader), "the Lease names one of ours: " + leader);
-        String other = operators.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    void aVersionThatLostADocumentIsHeldBackWhileTheRunningPodsServeEveryCall() throws Exception {
+        assertEquals("True", condition(get(), Conditions.VERIFIED).getStatus(), "the running version counts as verified");
+        List<String> servingBefore = servingPodNames();
+        String hashBefore = configHash();
+        int servedBefore = traffic.served.get();
+        int failedBefore = traffic.failed.get();
+        traffic.keepSearching("handbook", "expense report deadline");
+        traffic.awaitServed(5);
+        Map<String, String> twoDocuments = new java.util.HashMap<>(admin.configMaps().inNamespace(ns).withName("handbook-docs").get().getData());
+        twoDocuments.remove("expense-policy.md");
+        admin.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-docs-partial")
+                .withNamespace(ns).endMetadata().withData(twoDocuments).build()).create();
         long start = System.nanoTime();
-        operators.remove(leader).close();
-        clients.remove(leader).close();
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> other.equals(lease().getSpec().getHolderIdentity()));
-        double takeover = since(start);
-        // the new leader reconciles: a child removed behind its back comes back
-        String uid = admin.services().inNamespace(ns).withName(NAME).get().getMetadata().getUid();
-        long deleted = System.nanoTime();
-        admin.services().inNamespace(ns).withName(NAME).delete();
-        Service back = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> admin.services().inNamespace(ns).withName(NAME).get(), s -> s != null && !uid.equals(s.getMetadata().getUid()));
-        assertNotNull(back);
-        note("leader %s stopped: %s holds the Lease after %.1f s, and recreated a deleted Service %.1f s after its deletion",
-                leader, other, takeover, since(deleted));
+        admin.resources(RagSearch.class).inNamespace(ns).withName(NAME).edit(r -> {
+            r.getSpec().projects.get(0).source.configMap = "handbook-docs-partial";
+            return r;
+        });
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> candidate() != null);
+        Pod candidatePod = await().atMost(Duration.ofMinutes(6)).pollInterval(Duration.ofMillis(500))
+                .until(() -> candidatePods().stream().findFirst().orElse(null), p -> p != null && p.getSpec().getNodeName() != null);
+        RagSearch held = await().atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofMillis(500)).until(RealClusterEndToEndIT::get,
+                x -> x.getStatus().verification != null && VerificationStatus.HELD_BACK.equals(x.getStatus().verification.state));
+        double tHeld = since(start);
+        // the candidate and what the real controllers made for it go (garbage collection of its ReplicaSet and pod)
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> candidate() == null && candidatePods().isEmpty());
+        double tGone = since(start);
+        traffic.awaitServed(5);
+        traffic.stopSearching();
+
+        var v = held.getStatus().verification;
+        var verified = condition(held, Conditions.VERIFIED);
+        note("a version that lost a document: candidate pod %s on %s; held back %.1f s after the edit (checks %d ms: %d passed, %d failed), "
+                        + "candidate and its pods gone after %.1f s; %s",
+                candidatePod.getMetadata().getName(), candidatePod.getSpec().getNodeName(), tHeld, v.checksMillis, v.passed, v.failed, tGone,
+                verified.getMessage().length() > 160 ? verified.getMessage().substring(0, 160) + "…" : verified.getMessage());
+        note("searches while it was verified and held back: %d served, %d failed", traffic.served.get() - servedBefore,
+                traffic.failed.get() - failedBefore);
+        assertEquals("False", verified.getStatus());
+        assertEquals("VerificationFailed", verified.getReason());
+        assertTrue(verified.getMessage().contains("documents: "), verified.getMessage());
+        assertEquals(failedBefore, traffic.failed.get(), String.valueOf(traffic.failures));
+        assertEquals(servingBefore, servingPodNames(), "the running pods never stopped");
+        assertEquals(hashBefore, configHash(), "the serving Deployment kept its template");
+        assertTrue(admin.v1().events().inNamespace(ns).list().getItems().stream()
+                .anyMatch(e -> "VerificationFailed".equals(e.getReason()) && "Warning".equals(e.getType())));
     }
 
     @Test
     @Order(4)
+    void aGoodVersionIsPromotedAndRollsWithoutAFailedSearch() throws Exception {
+        String hashBefore = configHash();
+        int servedBefore = traffic.served.get();
+        int failedBefore = traffic.failed.get();
+        traffic.keepSearching("handbook", "expense report deadline");
+        traffic.awaitServed(5);
+        long start = System.nanoTime();
+        admin.resources(RagSearch.class).inNamespace(ns).withName(NAME).edit(r -> {
+            r.getSpec().projects.get(0).source.configMap = "handbook-docs";
+            r.getSpec().projects.get(0).description = "Company handbook: leave, expenses, IT security; English.";
+            return r;
+        });
+        RagSearch promoted = await().atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofMillis(500)).until(RealClusterEndToEndIT::get,
+                x -> x.getStatus().verification != null && VerificationStatus.PROMOTED.equals(x.getStatus().verification.state)
+                        && "Passed".equals(x.getStatus().verification.outcome));
+        double tPromoted = since(start);
+        assertNotEquals(hashBefore, configHash(), "the serving Deployment rolls to the verified version");
+        await().atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofMillis(500)).until(() ->
+                Conditions.isTrue(get().getStatus().conditions, Conditions.READY) && currentPodsOnly() && candidate() == null
+                        && candidatePods().isEmpty());
+        double tRolled = since(start);
+        traffic.awaitServed(5);
+        traffic.stopSearching();
+
+        var v = promoted.getStatus().verification;
+        note("a good version: promoted %.1f s after the edit (checks %d ms, %d passed); roll finished, candidate gone after %.1f s",
+                tPromoted, v.checksMillis, v.passed, tRolled);
+        note("searches while it was verified, promoted and rolled: %d served, %d failed", traffic.served.get() - servedBefore,
+                traffic.failed.get() - failedBefore);
+        assertEquals("True", condition(promoted, Conditions.VERIFIED).getStatus());
+        assertEquals(CHECK_COUNT, v.passed);
+        assertEquals(failedBefore, traffic.failed.get(), String.valueOf(traffic.failures));
+        assertTrue(admin.configMaps().inNamespace(ns).withName(ObjectNames.configMap(NAME)).get().getData().get(PodLayout.CONFIG_FILE)
+                .contains("IT security"));
+        assertTrue(admin.v1().events().inNamespace(ns).list().getItems().stream().anyMatch(e -> "Promoted".equals(e.getReason())));
+    }
+
+    @Test
+    @Order(5)
+    void whenTheLeadingOperatorStopsOrDiesAnotherTakesOverAndReconciles() {
+        // A roll or a drain: the leader's pod deleted, its process stopped with SIGTERM, the Lease released.
+        String leader = lease().getSpec().getHolderIdentity();
+        long start = System.nanoTime();
+        admin.pods().inNamespace(ops).withName(leader).delete();
+        String next = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> lease().getSpec().getHolderIdentity(), h -> h != null && !h.isEmpty() && !h.equals(leader));
+        double handover = since(start);
+        // released: about the agent's 2 s before SIGTERM plus a retry period; an expiring Lease would take 15 s and more
+        assertTrue(handover < 12, "a clean stop releases the Lease: took over after " + handover + " s");
+        double recreated = serviceRecreatedAfter();
+        note("leader pod %s deleted (SIGTERM, Lease released): %s leads after %.1f s, and recreated a deleted Service %.1f s after its deletion",
+                leader, next, handover, recreated);
+
+        // A crash: the new leader's pod force-deleted and its process killed at once — nothing released.
+        Pod replacement = await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+                .until(() -> operatorPods().stream().filter(p -> !p.getMetadata().getName().equals(next))
+                        .filter(io.ragsearch.operator.reconcile.RolloutPods::ready).findFirst().orElse(null), java.util.Objects::nonNull);
+        ProcessHandle process = agent.process(ops, next).orElseThrow();
+        long crash = System.nanoTime();
+        admin.pods().inNamespace(ops).withName(next).withGracePeriod(0).delete();
+        process.destroyForcibly();
+        String third = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+                .until(() -> lease().getSpec().getHolderIdentity(), h -> replacement.getMetadata().getName().equals(h));
+        double takeover = since(crash);
+        assertTrue(takeover < 30, "the 15 s Lease expires, then the follower takes it: " + takeover + " s");
+        double again = serviceRecreatedAfter();
+        note("leader pod %s killed (SIGKILL, grace 0): %s leads after %.1f s (the 15 s Lease expired), and recreated a deleted Service %.1f s after its deletion",
+                next, third, takeover, again);
+    }
+
+    /** Deletes the RagSearch's Service behind the operator's back; seconds until a new one exists (the leader reconciles). */
+    static double serviceRecreatedAfter() {
+        String uid = admin.services().inNamespace(ns).withName(NAME).get().getMetadata().getUid();
+        long deleted = System.nanoTime();
+        admin.services().inNamespace(ns).withName(NAME).delete();
+        Service back = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+                .until(() -> admin.services().inNamespace(ns).withName(NAME).get(), x -> x != null && !uid.equals(x.getMetadata().getUid()));
+        assertNotNull(back);
+        return since(deleted);
+    }
+
+    @Test
+    @Order(6)
     void deletingTheRagSearchLetsGarbageCollectionRemoveEveryChild() {
         List<String> children = owned();
         assertTrue(children.stream().anyMatch(c -> c.startsWith("ReplicaSet/")) && children.stream().anyMatch(c -> c.startsWith("Pod/")),
@@ -299,8 +441,9 @@ class RealClusterEndToEndIT {
         long start = System.nanoTime();
         admin.resources(RagSearch.class).inNamespace(ns).withName(NAME).delete();
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
-                .until(() -> owned().isEmpty() && agent.runningProcesses() == 0);
-        note("RagSearch deleted: garbage collection removed %d objects in %.1f s: %s", children.size(), since(start), children);
+                .until(() -> owned().isEmpty() && agent.addresses().keySet().stream().noneMatch(pod -> pod.startsWith(ns + "/")));
+        note("RagSearch deleted: garbage collection removed %d objects and our node stopped their pods' processes in %.1f s: %s",
+                children.size(), since(start), children);
         assertTrue(admin.configMaps().inNamespace(ns).withName("handbook-docs").get() != null, "what the user made stays");
     }
 
@@ -335,6 +478,31 @@ class RealClusterEndToEndIT {
                 .map(p -> p.getStatus().getPodIP()).sorted().toList();
     }
 
+    /** The ready pods the serving Service selects, by name. */
+    static List<String> servingPodNames() {
+        Service service = admin.services().inNamespace(ns).withName(NAME).get();
+        return admin.pods().inNamespace(ns).withLabels(service.getSpec().getSelector()).list().getItems().stream()
+                .filter(io.ragsearch.operator.reconcile.RolloutPods::ready).map(p -> p.getMetadata().getName()).sorted().toList();
+    }
+
+    static Deployment candidate() {
+        return admin.apps().deployments().inNamespace(ns).withName(ObjectNames.candidate(NAME)).get();
+    }
+
+    /** The candidate Deployment's pods (the real ReplicaSet controller makes them from its selector). */
+    static List<Pod> candidatePods() {
+        Deployment c = candidate();
+        if (c == null) {
+            return admin.pods().inNamespace(ns).list().getItems().stream()
+                    .filter(p -> p.getMetadata().getName().startsWith(ObjectNames.candidate(NAME) + "-")).toList();
+        }
+        return admin.pods().inNamespace(ns).withLabels(c.getSpec().getSelector().getMatchLabels()).list().getItems();
+    }
+
+    static io.fabric8.kubernetes.api.model.Condition condition(RagSearch r, String type) {
+        return Conditions.find(r.getStatus().conditions, type).orElseThrow();
+    }
+
     static boolean currentPodsOnly() {
         String hash = configHash();
         List<Pod> pods = admin.pods().inNamespace(ns).withLabel(Labels.LABEL_INSTANCE, NAME).list().getItems();
@@ -352,11 +520,6 @@ class RealClusterEndToEndIT {
 
     static RagSearch get() {
         return admin.resources(RagSearch.class).inNamespace(ns).withName(NAME).get();
-    }
-
-    static List<HasMetadata> parse(String yaml) {
-        return Arrays.stream(yaml.split("(?m)^---\\s*$")).map(String::strip).filter(s -> s.contains("kind:"))
-                .map(s -> (HasMetadata) Serialization.unmarshal(s)).toList();
     }
 
     static double since(long start) {

@@ -34,6 +34,11 @@ public final class RunCommand implements Runnable {
             description = "Port of the operator's own /healthz, /readyz and /metrics (default ${DEFAULT-VALUE})")
     int healthPort;
 
+    @Option(names = "--health-address", defaultValue = "${env:RAGSEARCH_BIND_ADDRESS:-0.0.0.0}",
+            description = "Address the health port listens on (env RAGSEARCH_BIND_ADDRESS, as for the search server); "
+                    + "default ${DEFAULT-VALUE}: every address of the pod's own network")
+    String healthAddress;
+
     @Option(names = "--operator-namespace", defaultValue = "${env:POD_NAMESPACE}",
             description = "The operator's own namespace (env POD_NAMESPACE, set by the chart): NetworkPolicies open the "
                     + "admin port to the operator's pods there only; unset: any namespace")
@@ -90,7 +95,7 @@ public final class RunCommand implements Runnable {
         System.out.println("ragsearch-operator running: namespaces=" + (watched.isEmpty() ? "all" : watched)
                 + " leader-election=" + (leaderElection ? "on" : "off")
                 + " server-side-apply=" + (serverSideApply ? "on" : "off")
-                + " health=http://0.0.0.0:" + healthPort + "/healthz");
+                + " health=http://" + healthAddress + ":" + healthPort + "/healthz");
         try {
             stopped.await();
         } catch (InterruptedException e) {
@@ -137,7 +142,7 @@ public final class RunCommand implements Runnable {
      */
     private HttpServer healthServer(BooleanSupplier ready, java.util.function.Supplier<String> metrics) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(healthPort), 0);
+            HttpServer server = HttpServer.create(new InetSocketAddress(healthAddress, healthPort), 0);
             server.setExecutor(Executors.newFixedThreadPool(2));
             server.createContext("/healthz", ex -> answer(ex, 200, "ok\n"));
             server.createContext("/readyz", ex -> {
@@ -151,7 +156,7 @@ public final class RunCommand implements Runnable {
             server.start();
             return server;
         } catch (IOException e) {
-            throw new IllegalStateException("cannot listen on health port " + healthPort + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot listen on health address " + healthAddress + ":" + healthPort + ": " + e.getMessage(), e);
         }
     }
 

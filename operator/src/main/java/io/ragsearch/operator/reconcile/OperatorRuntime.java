@@ -17,6 +17,11 @@ public final class OperatorRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OperatorRuntime.class);
 
     private final Operator operator;
+    private final KubernetesClient client;
+    /** Null: this instance reconciles alone. */
+    private final LeaderElection leaderElection;
+    /** Set by {@link #close()}: stopping on purpose is not a lost Lease (no exit then). */
+    private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
     private final io.ragsearch.operator.metrics.OperatorMetrics metrics = new io.ragsearch.operator.metrics.OperatorMetrics();
 
     /** How the operator writes its objects. */
@@ -48,6 +53,8 @@ public final class OperatorRuntime implements AutoCloseable {
     /** @param leaderElection null: this instance reconciles alone (the playground, single-replica tests) */
     public OperatorRuntime(KubernetesClient client, PodAdminClient calibrations, RagSearchReconciler.Settings settings,
                            Set<String> namespaces, LeaderElection leaderElection, Apply apply) {
+        this.client = client;
+        this.leaderElection = leaderElection;
         boolean ssa = apply == Apply.SERVER_SIDE;
         LOG.debug("writes: {}", apply);
         operator = new Operator(o -> {
@@ -62,7 +69,7 @@ public final class OperatorRuntime implements AutoCloseable {
                     }
                 });
             if (leaderElection != null) {
-                o.withLeaderElectionConfiguration(leaderElection.configuration());
+                o.withLeaderElectionConfiguration(leaderElection.configuration(stopping::get));
             }
         });
         operator.register(new RagSearchReconciler(client, calibrations, settings, metrics),
@@ -87,8 +94,13 @@ public final class OperatorRuntime implements AutoCloseable {
         return operator.getRuntimeInfo().isStarted() && operator.getRuntimeInfo().allEventSourcesAreHealthy();
     }
 
+    /** Stops reconciling, then hands the Lease on if this replica led (a follower takes over at its next try). */
     @Override
     public void close() {
+        stopping.set(true);
         operator.stop();
+        if (leaderElection != null && leaderElection.release(client)) {
+            LOG.info("released the Lease {} (stopped as leader)", leaderElection.leaseName());
+        }
     }
 }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.ragsearch.operator.naming.PodLayout;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Two operator replicas on one mock API server, each with its own connection: one leads, the
  * other only watches; when the leader's process dies (its connection gone: no renewal, no
- * release), the other takes the Lease over and reconciles what changed meanwhile.
+ * release), the other takes the Lease over and reconciles what changed meanwhile; when the
+ * leader stops cleanly, it releases the Lease and the other leads at its next try.
  */
 @EnableKubernetesMockClient(crud = true)
 class LeaderElectionTest {
@@ -38,6 +40,15 @@ class LeaderElectionTest {
 
     private final List<AutoCloseable> started = new ArrayList<>();
 
+    @BeforeAll
+    static void crdAndAuthorizer() throws Exception {
+        MockCluster.quietMockServer();
+        MockCluster.installCrd(client);
+        // JOSDK asks whether it may use Leases before it campaigns; the mock has no authorizer.
+        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
+                .andReturn(201, leaseRules()).always();
+    }
+
     @AfterEach
     void stopAll() throws Exception {
         for (int i = started.size() - 1; i >= 0; i--) {
@@ -47,11 +58,6 @@ class LeaderElectionTest {
 
     @Test
     void theFollowerTakesOverWhenTheLeaderDiesAndReconcilesGoOn() throws Exception {
-        MockCluster.quietMockServer();
-        MockCluster.installCrd(client);
-        // JOSDK asks whether it may use Leases before it campaigns; the mock has no authorizer.
-        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
-                .andReturn(201, leaseRules()).always();
 
         KubernetesClient firstConnection = server.createClient();
         OperatorRuntime first = replica(firstConnection, "operator-a");
@@ -90,11 +96,37 @@ class LeaderElectionTest {
         first.close();
     }
 
+    @Test
+    void aLeaderThatStopsCleanlyHandsTheLeaseOnLongBeforeItWouldExpire() throws Exception {
+        // A long lease: only a release explains a takeover within seconds.
+        Duration lease = Duration.ofSeconds(60);
+        // As in a pod: a leader that loses the Lease exits — but stopping on purpose must not call
+        // System.exit (in a shutdown hook it blocks for ever; here it would end the test JVM).
+        OperatorRuntime first = replica(server.createClient(), "operator-a", lease, true);
+        await().atMost(Duration.ofSeconds(20)).until(() -> "operator-a".equals(holder()));
+        OperatorRuntime second = replica(server.createClient(), "operator-b", lease, false);
+        await().atMost(Duration.ofSeconds(20)).until(second::healthy);
+
+        long stopped = System.nanoTime();
+        first.close();
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> "operator-b".equals(holder()));
+        double takeover = (System.nanoTime() - stopped) / 1e9;
+        System.out.printf("clean stop: lease %d s, the follower leads %.1f s after the leader's close()%n", lease.toSeconds(), takeover);
+        assertTrue(takeover < 10, "took over in " + takeover + " s");
+        String ns = "handed-over";
+        client.resource(MockCluster.ragSearch(client, ns, "after", "1500Mi", "2")).create();
+        await().atMost(Duration.ofSeconds(20)).until(() -> MockCluster.deployment(client, ns, "after") != null);
+    }
+
     private OperatorRuntime replica(KubernetesClient connection, String identity) {
+        return replica(connection, identity, LEASE, false);
+    }
+
+    private OperatorRuntime replica(KubernetesClient connection, String identity, Duration lease, boolean exitOnStopLeading) {
         OperatorRuntime r = new OperatorRuntime(connection, new FakePodAdminEndpoints(),
                 new RagSearchReconciler.Settings(Duration.ofMillis(500), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of(),
-                new LeaderElection("ragsearch-operator-lock", LEASE_NAMESPACE, identity, LEASE, Duration.ofSeconds(2),
-                        Duration.ofMillis(250), false));
+                new LeaderElection("ragsearch-operator-lock", LEASE_NAMESPACE, identity, lease, lease.minusSeconds(1),
+                        Duration.ofMillis(250), exitOnStopLeading));
         started.add(connection);
         started.add(() -> {
             try {
