@@ -96,7 +96,7 @@ class DocCommandsIT {
                     // The loop the command starts, with the example and its docs; the flag's parsing itself is not tested.
                     "operator-sim/src/test/java/io/ragsearch/operator/playground/PlaygroundIT.java",
                     "Map.of(\"handbook-docs\", Path.of(\"../examples/corpus/en\"))"),
-            coveredBy("scripts/kube-e2e\\.sh", "operator/src/test/java/io/ragsearch/operator/real/KubeE2eScriptIT.java", "scripts/kube-e2e.sh"),
+            coveredBy("scripts/kube-e2e\\.sh", "operator-sim/src/test/java/io/ragsearch/operator/real/KubeE2eScriptIT.java", "scripts/kube-e2e.sh"),
             coveredBy("kubectl create configmap handbook-docs --from-file=examples/corpus/en/", "scripts/kube-e2e.sh",
                     "kubectl create configmap handbook-docs --from-file=examples/corpus/en/"),
             coveredBy("kubectl apply -f examples/ragsearch\\.yaml", "scripts/kube-e2e.sh", "kubectl apply -f examples/ragsearch.yaml"),
