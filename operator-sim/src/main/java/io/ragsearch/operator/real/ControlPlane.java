@@ -73,6 +73,7 @@ public final class ControlPlane implements AutoCloseable {
      */
     public static ControlPlane start(PrintStream progress) {
         Path bin = TestplaneBinary.resolve(progress);
+        progress.println("testplane: starting etcd, kube-apiserver and kube-controller-manager on 127.0.0.1");
         try {
             return startWith(bin, Files.createTempDirectory("ragsearch-testplane-"), progress);
         } catch (IOException e) {
