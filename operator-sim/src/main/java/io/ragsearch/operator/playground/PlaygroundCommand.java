@@ -87,7 +87,15 @@ public final class PlaygroundCommand implements Runnable {
         });
         try {
             Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("ragsearch-playground");
-            Playground playground = new Playground(options(work), System.out);
+            Playground playground;
+            try {
+                playground = new Playground(options(work), System.out);
+            } catch (RuntimeException e) {
+                if (workDir == null) {
+                    removeIfEmpty(work); // a run that never started leaves no empty directory behind
+                }
+                throw e;
+            }
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 playground.close();
@@ -102,6 +110,14 @@ public final class PlaygroundCommand implements Runnable {
         } catch (ControlPlaneUnavailable e) {
             // its message says what to do; the playground adds the way around it
             throw new IllegalStateException(e.getMessage() + " (or run on the stand-in, which needs nothing built: --control-plane stand-in)", e);
+        }
+    }
+
+    private static void removeIfEmpty(Path dir) {
+        try {
+            Files.deleteIfExists(dir);
+        } catch (java.io.IOException e) {
+            // not empty (the node agent had begun) or not ours to remove: it stays
         }
     }
 
