@@ -3,12 +3,8 @@ package io.ragsearch.operator.playground;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
@@ -16,20 +12,15 @@ import io.ragsearch.operator.naming.Labels;
 import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
 import io.ragsearch.operator.reconcile.RagSearchReconciler;
-import io.ragsearch.operator.simulator.NodeAgent;
-import io.ragsearch.operator.simulator.PodSimulator;
 import io.ragsearch.operator.simulator.ReadyEndpoints;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,22 +32,26 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The whole loop on one machine: an embedded stand-in API server, the operator, the pod
- * simulator; the RagSearch file applied and re-applied on every save; the status printed as it
+ * The whole loop on one machine: an API server — a real control plane with our node agent as its
+ * kubelet, or the embedded stand-in with the pod simulator ({@link ControlPlaneKind}) — and the
+ * operator; the RagSearch file applied and re-applied on every save; the status printed as it
  * changes. {@link #close()} stops everything it started.
  */
 public final class Playground implements AutoCloseable {
 
-    /** What to run: the RagSearch file, the server jar, ConfigMaps to create from directories. */
-    /** {@code serverImage}: the server image archive pods run from where they can (null: the plain jar). */
-    public record Options(Path file, Path serverJar, Path serverImage, Map<String, Path> docs, Path workDir, Duration refresh) {
+    /**
+     * What to run: the RagSearch file, the server jar, ConfigMaps to create from directories, on
+     * which control plane. {@code serverImage}: the server image archive pods run from where they
+     * can (null: the plain jar).
+     */
+    public record Options(Path file, Path serverJar, Path serverImage, Map<String, Path> docs, Path workDir, Duration refresh,
+                          ControlPlaneKind controlPlane) {
     }
 
     private final Options options;
     private final PrintStream out;
-    private final KubernetesMockServer api;
+    private final PlaygroundCluster cluster;
     private final KubernetesClient client;
-    private final PodSimulator simulator;
     private final OperatorRuntime operator;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "playground");
@@ -68,34 +63,28 @@ public final class Playground implements AutoCloseable {
     private long fileStamp = -1;
     private volatile RagSearch applied;
 
+    /**
+     * Brings up the API server (for {@link ControlPlaneKind#REAL}: the plane, built first if
+     * missing, which {@code out} is told about before) and prepares the operator; nothing is applied yet.
+     */
     public Playground(Options options, PrintStream out) throws IOException {
         this.options = options;
         this.out = out;
-        api = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-        api.init(InetAddress.getLoopbackAddress(), 0);
-        client = api.createClient();
-        installCrd();
-        NodeAgent.Settings sim = NodeAgent.Settings.of(options.serverJar(), options.workDir());
-        simulator = new PodSimulator(client, options.serverImage() == null ? sim : sim.withServerImage(options.serverImage()));
+        cluster = options.controlPlane() == ControlPlaneKind.REAL ? RealCluster.start(options, out) : StandInCluster.start(options);
+        client = cluster.client();
         operator = new OperatorRuntime(client, new HttpPodAdminClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(2), Duration.ofSeconds(60), PodLayout.ADMIN_PORT), Set.of());
+                new RagSearchReconciler.Settings(Duration.ofSeconds(2), Duration.ofSeconds(60), PodLayout.ADMIN_PORT), Set.of(),
+                null, cluster.apply());
     }
 
     public void start() throws IOException {
-        out.println("""
-                ragsearch playground
-                  API server  embedded stand-in (fabric8's mock API server, CRUD mode) at %s
-                              — not a Kubernetes cluster: no scheduler, kubelet or garbage collector
-                  pods        real ragsearch-server processes started by the pod simulator, each on its
-                              own loopback address (127.0.0.N); memory limits %s
-                              run from the %s
+        out.println("ragsearch playground\n" + cluster.describe() + """
                   reranker    builtin minilm-pair is the bundled cost stand-in: real rerank work for
                               calibration, no ranking gain, until a trained cross-encoder is configured
                   watching    %s (saved edits are applied again); Ctrl-C stops everything
                   logs        %s
-                """.formatted(client.getMasterUrl(), simulator.memoryLimits(), simulator.runtime(), options.file(),
-                options.workDir().resolve("pods")));
-        simulator.start();
+                """.formatted(options.file(), cluster.logs()));
+        cluster.startPods();
         operator.start();
         ticker.scheduleWithFixedDelay(this::tick, 0, options.refresh().toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -109,6 +98,11 @@ public final class Playground implements AutoCloseable {
 
     public KubernetesClient client() {
         return client;
+    }
+
+    /** Every process the playground started that still runs: the pods' and, on a real plane, the plane's. */
+    public List<ProcessHandle> processes() {
+        return cluster.processes();
     }
 
     private void tick() {
@@ -151,16 +145,33 @@ public final class Playground implements AutoCloseable {
             client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
         }
         createDocs(ns);
-        RagSearch existing = client.resources(RagSearch.class).inNamespace(ns).withName(r.getMetadata().getName()).get();
-        if (existing == null) {
-            client.resource(r).create();
-            out.println(time() + " applied " + ns + "/" + r.getMetadata().getName() + " (created)");
-        } else {
-            existing.setSpec(r.getSpec());
-            client.resource(existing).update();
-            out.println(time() + " applied " + ns + "/" + r.getMetadata().getName() + " (updated)");
-        }
+        out.println(time() + " applied " + ns + "/" + r.getMetadata().getName() + (write(r) ? " (created)" : " (updated)"));
         applied = r;
+    }
+
+    /**
+     * Creates the RagSearch or replaces its spec; true if created. A real API server refuses an
+     * update whose resourceVersion the operator's status write has just moved on (409): read
+     * again and retry, so a save is never lost to that race.
+     */
+    private boolean write(RagSearch r) {
+        String ns = r.getMetadata().getNamespace();
+        for (int attempt = 1; ; attempt++) {
+            RagSearch existing = client.resources(RagSearch.class).inNamespace(ns).withName(r.getMetadata().getName()).get();
+            try {
+                if (existing == null) {
+                    client.resource(r).create();
+                    return true;
+                }
+                existing.setSpec(r.getSpec());
+                client.resource(existing).update();
+                return false;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
     }
 
     private void createDocs(String ns) {
@@ -207,25 +218,12 @@ public final class Playground implements AutoCloseable {
         return "[" + LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "]";
     }
 
-    private void installCrd() throws IOException {
-        try (InputStream in = Playground.class.getResourceAsStream("/META-INF/fabric8/ragsearches.ragsearch.io-v1.yml")) {
-            if (in == null) {
-                throw new IOException("the RagSearch CRD is not on the class path");
-            }
-            CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
-            client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
-        }
-    }
-
-    /** Stops the pods' processes, the operator and the API server. */
+    /** Stops the pods' processes, the operator and the API server (on a real plane: the operator, the node agent, the plane). */
     @Override
     public void close() {
         ticker.shutdownNow();
-        long running = simulator.runningProcesses();
-        simulator.close();
-        operator.close();
-        client.close();
-        api.destroy();
-        out.println(time() + " stopped: " + running + " server process(es), the operator and the API server");
+        long running = cluster.runningProcesses();
+        String stopped = cluster.stop(operator);
+        out.println(time() + " stopped: " + running + " server process(es), " + stopped);
     }
 }

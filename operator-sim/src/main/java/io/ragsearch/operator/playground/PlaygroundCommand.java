@@ -1,6 +1,7 @@
 package io.ragsearch.operator.playground;
 
 import io.ragsearch.operator.file.RagSearchFileException;
+import io.ragsearch.operator.real.ControlPlaneUnavailable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -13,11 +14,13 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The whole loop locally: embedded API server, operator, pod simulator, the file applied on every
- * save. The entry point of ragsearch-operator-sim.jar (a development tool, not in the operator's jar).
+ * The whole loop locally: an API server (a real control plane with our node agent, or the embedded
+ * stand-in with the pod simulator), the operator, the file applied on every save. The entry point
+ * of ragsearch-operator-sim.jar (a development tool, not in the operator's jar).
  */
 @Command(name = "ragsearch-playground", mixinStandardHelpOptions = true, versionProvider = io.ragsearch.operator.cli.OperatorVersion.class,
-        description = "Run an embedded stand-in API server, the operator and the pod simulator; apply the file and re-apply it on save.")
+        description = "Run a Kubernetes control plane (or an embedded stand-in), the operator and our node agent; "
+                + "apply the file and re-apply it on save.")
 public final class PlaygroundCommand implements Runnable {
 
     @Option(names = {"-f", "--file"}, required = true, description = "RagSearch YAML file (watched)")
@@ -39,6 +42,13 @@ public final class PlaygroundCommand implements Runnable {
 
     @Option(names = "--work-dir", description = "Where pods' files and logs go (default: a new temporary directory)")
     Path workDir;
+
+    @Option(names = "--control-plane", paramLabel = "real|stand-in", defaultValue = "real", converter = KindConverter.class,
+            description = "real (default): etcd, kube-apiserver and kube-controller-manager built from Go modules "
+                    + "(the first build takes tens of minutes, once; cached after), our node agent as the kubelet, "
+                    + "the operator writing by server-side apply. stand-in: fabric8's mock API server in this JVM and "
+                    + "the pod simulator (nothing to build; no real controllers)")
+    ControlPlaneKind controlPlane;
 
     /** Held so the level set on it is not lost to garbage collection. */
     private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
@@ -77,8 +87,15 @@ public final class PlaygroundCommand implements Runnable {
         });
         try {
             Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("ragsearch-playground");
-            Playground playground = new Playground(new Playground.Options(file, serverJar,
-                    Files.isRegularFile(image) ? image : null, docs, work, Duration.ofSeconds(1)), System.out);
+            Playground playground;
+            try {
+                playground = new Playground(options(work), System.out);
+            } catch (RuntimeException e) {
+                if (workDir == null) {
+                    removeIfEmpty(work); // a run that never started leaves no empty directory behind
+                }
+                throw e;
+            }
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 playground.close();
@@ -90,6 +107,35 @@ public final class PlaygroundCommand implements Runnable {
             Thread.currentThread().interrupt();
         } catch (java.io.IOException e) {
             throw new IllegalStateException("playground: " + e.getMessage(), e);
+        } catch (ControlPlaneUnavailable e) {
+            // its message says what to do; the playground adds the way around it
+            throw new IllegalStateException(e.getMessage() + " (or run on the stand-in, which needs nothing built: --control-plane stand-in)", e);
+        }
+    }
+
+    private static void removeIfEmpty(Path dir) {
+        try {
+            Files.deleteIfExists(dir);
+        } catch (java.io.IOException e) {
+            // not empty (the node agent had begun) or not ours to remove: it stays
+        }
+    }
+
+    /** What the command line asks for, with pods' files under {@code work}. */
+    Playground.Options options(Path work) {
+        return new Playground.Options(file, serverJar, Files.isRegularFile(image) ? image : null, docs, work, Duration.ofSeconds(1),
+                controlPlane);
+    }
+
+    /** Reads {@code --control-plane}; picocli reports a bad value with this message and exits 2. */
+    static final class KindConverter implements CommandLine.ITypeConverter<ControlPlaneKind> {
+        @Override
+        public ControlPlaneKind convert(String value) {
+            try {
+                return ControlPlaneKind.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
         }
     }
 

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The playground's own mechanics (banner, apply, live view, re-apply on save, a broken save
- * changing nothing, clean stop) with zero replicas; the pods themselves are the end-to-end test's.
+ * changing nothing, clean stop) on the stand-in ({@code --control-plane stand-in}) with zero
+ * replicas; the pods themselves are the end-to-end tests', and the real plane {@link PlaygroundRealPlaneIT}'s.
  */
 class PlaygroundIT {
 
@@ -33,7 +34,8 @@ class PlaygroundIT {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         Playground playground = new Playground(new Playground.Options(file, ServerJar.path(), null,
-                Map.of("handbook-docs", Path.of("../examples/corpus/en")), dir.resolve("work"), Duration.ofMillis(200)), out);
+                Map.of("handbook-docs", Path.of("../examples/corpus/en")), dir.resolve("work"), Duration.ofMillis(200),
+                ControlPlaneKind.STAND_IN), out);
         try {
             playground.start();
             String banner = text(bytes);

@@ -14,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The operator's runnable jar as shipped (the pom hands its path over as {@code operator.jar}):
- * no development tools inside — no simulator, playground or stand-in API server — and of the
- * project's own code only the operator and the contract.
+ * no development tools inside — no simulator, playground, control-plane harness or stand-in API
+ * server — and of the project's own code only the operator and the contract.
  */
 class ProductionJarIT {
 
@@ -28,7 +28,7 @@ class ProductionJarIT {
             assertTrue(classes.contains("io/ragsearch/operator/cli/OperatorCli.class"), "the operator itself is inside");
             assertTrue(classes.contains("io/ragsearch/contract/budget/RerankBudget.class"), "and the contract");
             List<String> unwanted = classes.stream().filter(n -> n.startsWith("io/ragsearch/operator/simulator/")
-                    || n.startsWith("io/ragsearch/operator/playground/")
+                    || n.startsWith("io/ragsearch/operator/playground/") || n.startsWith("io/ragsearch/operator/real/")
                     || n.startsWith("io/fabric8/kubernetes/client/server/mock/") || n.startsWith("io/fabric8/mockwebserver/")
                     || (n.startsWith("io/ragsearch/") && !n.startsWith("io/ragsearch/operator/") && !n.startsWith("io/ragsearch/contract/")))
                     .toList();

@@ -93,6 +93,6 @@ public final class HelmCli {
         if (given != null && !given.isBlank()) {
             return Path.of(given);
         }
-        return ControlPlane.buildWith(ControlPlane.projectRoot().resolve("scripts/helm-build.sh"));
+        return TestplaneBinary.buildWith(ControlPlane.projectRoot().resolve("scripts/helm-build.sh"));
     }
 }
