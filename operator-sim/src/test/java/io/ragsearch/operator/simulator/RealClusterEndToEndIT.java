@@ -405,15 +405,16 @@ class RealClusterEndToEndIT {
                 leader, next, handover, recreated);
 
         // A crash: the new leader's pod force-deleted and its process killed at once — nothing released.
-        Pod replacement = await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                .until(() -> operatorPods().stream().filter(p -> !p.getMetadata().getName().equals(next))
-                        .filter(io.ragsearch.operator.reconcile.RolloutPods::ready).findFirst().orElse(null), java.util.Objects::nonNull);
+        // First the Deployment back at two ready replicas, so a follower is there to take over
+        // (the old follower or the first pod's replacement: whichever campaigns first wins).
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+                .until(() -> operatorPods().stream().filter(io.ragsearch.operator.reconcile.RolloutPods::ready).count() == 2);
         ProcessHandle process = agent.process(ops, next).orElseThrow();
         long crash = System.nanoTime();
         admin.pods().inNamespace(ops).withName(next).withGracePeriod(0).delete();
         process.destroyForcibly();
         String third = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
-                .until(() -> lease().getSpec().getHolderIdentity(), h -> replacement.getMetadata().getName().equals(h));
+                .until(() -> lease().getSpec().getHolderIdentity(), h -> h != null && !h.isEmpty() && !h.equals(next));
         double takeover = since(crash);
         assertTrue(takeover < 30, "the 15 s Lease expires, then the follower takes it: " + takeover + " s");
         double again = serviceRecreatedAfter();
