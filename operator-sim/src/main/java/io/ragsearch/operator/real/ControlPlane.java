@@ -209,13 +209,20 @@ public final class ControlPlane implements AutoCloseable {
                 throw new IOException("the RagSearch CRD is not on the class path");
             }
             CustomResourceDefinition crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
-            admin.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+            // Forced: on a plane the tests share, Helm may have installed the same CRD first (its
+            // field manager then owns .spec.versions, and an unforced apply is refused with a conflict).
+            admin.apiextensions().v1().customResourceDefinitions().resource(crd).forceConflicts().serverSideApply();
             admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                    .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions().stream()
-                            .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 60, TimeUnit.SECONDS);
+                    .waitUntilCondition(ControlPlane::established, 60, TimeUnit.SECONDS);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Whether the API server serves the CRD (its status may exist a moment before any condition does). */
+    public static boolean established(CustomResourceDefinition c) {
+        return c != null && c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
+                .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus()));
     }
 
     /** A namespace of its own for one test, created with the admin client. */

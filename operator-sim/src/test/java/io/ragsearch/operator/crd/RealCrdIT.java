@@ -67,10 +67,7 @@ class RealCrdIT {
             assertNotNull(in, CRD + " on the class path");
             crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
         }
-        client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-        client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions().stream()
-                        .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 60, TimeUnit.SECONDS);
+        plane.applyRagSearchCrd(client);
         ns = plane.namespace("real-crd");
     }
 

@@ -193,7 +193,7 @@ class HelmInstallIT {
     }
 
     static boolean condition(CustomResourceDefinition c, String type) {
-        return c.getStatus() != null && c.getStatus().getConditions().stream()
+        return c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
                 .anyMatch(x -> type.equals(x.getType()) && "True".equals(x.getStatus()));
     }
 

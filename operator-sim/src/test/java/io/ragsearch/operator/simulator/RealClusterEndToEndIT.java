@@ -117,8 +117,7 @@ class RealClusterEndToEndIT {
         long installing = System.nanoTime();
         helm.run("install", RELEASE, CHART.toString(), "--namespace", ops, "--server-side=true");
         admin.apiextensions().v1().customResourceDefinitions().withName("ragsearches.ragsearch.io")
-                .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions().stream()
-                        .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 60, TimeUnit.SECONDS);
+                .waitUntilCondition(ControlPlane::established, 60, TimeUnit.SECONDS);
         // Both operator replicas Ready (informers connected, as their /readyz says) and one leading.
         String leader = await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).until(() -> {
             List<Pod> pods = operatorPods();
