@@ -45,7 +45,7 @@ public final class PlaygroundCommand implements Runnable {
 
     @Option(names = "--control-plane", paramLabel = "real|stand-in", defaultValue = "real", converter = KindConverter.class,
             description = "real (default): etcd, kube-apiserver and kube-controller-manager built from Go modules "
-                    + "(the first build takes tens of minutes, once; cached after), our node agent as the kubelet, "
+                    + "(the first build takes 6–26 minutes, once; cached after), our node agent as the kubelet, "
                     + "the operator writing by server-side apply. stand-in: fabric8's mock API server in this JVM and "
                     + "the pod simulator (nothing to build; no real controllers)")
     ControlPlaneKind controlPlane;

@@ -43,8 +43,8 @@ public final class TestplaneBinary {
         Path bin = buildWith(script, "--path");
         if (!Files.isExecutable(bin)) {
             progress.println("control plane: not built yet. The first build compiles Kubernetes " + kubeVersion(root)
-                    + " (etcd, kube-apiserver, kube-controller-manager) from Go modules and takes tens of minutes, once"
-                    + " (about 26 min on 2 cores); it is cached after (" + bin.getParent() + "), and later starts take seconds.");
+                    + " (etcd, kube-apiserver, kube-controller-manager) from Go modules, once"
+                    + " (6 min on 2 idle cores, about 26 on busy ones); it is cached after (" + bin.getParent() + "), and later starts take seconds.");
             progress.println("control plane: building with " + SCRIPT + " (its progress below) ...");
         }
         return buildWith(script);
