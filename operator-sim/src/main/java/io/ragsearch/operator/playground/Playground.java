@@ -22,14 +22,12 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The whole loop on one machine: an API server — a real control plane with our node agent as its
@@ -179,11 +177,9 @@ public final class Playground implements AutoCloseable {
             if (client.configMaps().inNamespace(ns).withName(d.getKey()).get() != null) {
                 continue;
             }
-            Map<String, String> data = new LinkedHashMap<>();
-            try (Stream<Path> files = Files.list(d.getValue())) {
-                for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
-                    data.put(f.getFileName().toString(), Files.readString(f));
-                }
+            Map<String, String> data;
+            try {
+                data = DocsDirectory.data(d.getValue());
             } catch (IOException e) {
                 throw new IllegalStateException("--docs " + d.getKey() + "=" + d.getValue() + ": " + e.getMessage(), e);
             }

@@ -10,6 +10,7 @@ import io.ragsearch.contract.budget.RerankBudget;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
+import io.ragsearch.operator.playground.DocsDirectory;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
 import io.ragsearch.operator.naming.Labels;
@@ -24,13 +25,10 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static io.ragsearch.operator.reconcile.MockCluster.configHash;
 import static io.ragsearch.operator.reconcile.MockCluster.env;
@@ -79,10 +77,7 @@ class EndToEndIT {
     @Test
     @Order(1)
     void aRagSearchBecomesReadyWithItsOwnMeasurementAndServesSearches() throws Exception {
-        Map<String, String> docs;
-        try (Stream<Path> files = Files.list(Path.of("../examples/corpus/en"))) {
-            docs = files.collect(Collectors.toMap(p -> p.getFileName().toString(), p -> read(p)));
-        }
+        Map<String, String> docs = DocsDirectory.data(Path.of("../examples/corpus/en"));
         client.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-docs")
                 .withNamespace(NS).endMetadata().withData(docs).build()).create();
         RagSearch r = RagSearchFile.parse("e2e", """
@@ -267,11 +262,4 @@ class EndToEndIT {
         summary.append("  ").append(line).append('\n');
     }
 
-    private static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 }

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.ragsearch.operator.file.RagSearchFile;
+import io.ragsearch.operator.playground.DocsDirectory;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RerankStatus;
 import io.ragsearch.operator.model.VerificationSpec;
@@ -43,8 +44,6 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -173,10 +172,7 @@ class RealClusterEndToEndIT {
     @Test
     @Order(1)
     void theExampleBecomesReadyOnOurNodeWithItsOwnMeasurement() throws Exception {
-        Map<String, String> docs;
-        try (Stream<Path> files = Files.list(Path.of("../examples/corpus/en"))) {
-            docs = files.collect(Collectors.toMap(p -> p.getFileName().toString(), RealClusterEndToEndIT::read));
-        }
+        Map<String, String> docs = DocsDirectory.data(Path.of("../examples/corpus/en"));
         admin.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-docs")
                 .withNamespace(ns).endMetadata().withData(docs).build()).create();
         RagSearch example = RagSearchFile.parse(EXAMPLE.toString(), Files.readString(EXAMPLE));
@@ -532,11 +528,4 @@ class RealClusterEndToEndIT {
         summary.append("  ").append(line).append('\n');
     }
 
-    private static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 }

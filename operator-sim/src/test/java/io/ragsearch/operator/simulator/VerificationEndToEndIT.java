@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.ragsearch.operator.file.RagSearchFile;
+import io.ragsearch.operator.playground.DocsDirectory;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.VerificationStatus;
 import io.ragsearch.operator.naming.Labels;
@@ -21,14 +22,11 @@ import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.MockCluster;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -87,10 +85,7 @@ class VerificationEndToEndIT {
     @Test
     @Order(1)
     void theFirstVersionServesWithoutVerification() throws Exception {
-        Map<String, String> docs;
-        try (Stream<Path> files = Files.list(Path.of("../examples/corpus/en"))) {
-            docs = files.collect(Collectors.toMap(p -> p.getFileName().toString(), p -> read(p)));
-        }
+        Map<String, String> docs = DocsDirectory.data(Path.of("../examples/corpus/en"));
         client.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-docs")
                 .withNamespace(NS).endMetadata().withData(docs).build()).create();
         client.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-checks")
@@ -281,11 +276,4 @@ class VerificationEndToEndIT {
         System.out.println("E2E " + line);
     }
 
-    static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 }
