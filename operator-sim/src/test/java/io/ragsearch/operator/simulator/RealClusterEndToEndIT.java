@@ -465,20 +465,23 @@ class RealClusterEndToEndIT {
      * selector matches that are ready and not terminating, by address.
      */
     static List<String> serviceEndpoints() {
+        return routedPods().stream().map(p -> p.getStatus().getPodIP()).sorted().toList();
+    }
+
+    /** The same pods, by name. */
+    static List<String> servingPodNames() {
+        return routedPods().stream().map(p -> p.getMetadata().getName()).sorted().toList();
+    }
+
+    /** The pods the serving Service selects that are ready and not terminating. */
+    static List<Pod> routedPods() {
         Service service = admin.services().inNamespace(ns).withName(NAME).get();
         if (service == null) {
             return List.of();
         }
         return admin.pods().inNamespace(ns).withLabels(service.getSpec().getSelector()).list().getItems().stream()
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null).filter(io.ragsearch.operator.reconcile.RolloutPods::ready)
-                .map(p -> p.getStatus().getPodIP()).sorted().toList();
-    }
-
-    /** The ready pods the serving Service selects, by name. */
-    static List<String> servingPodNames() {
-        Service service = admin.services().inNamespace(ns).withName(NAME).get();
-        return admin.pods().inNamespace(ns).withLabels(service.getSpec().getSelector()).list().getItems().stream()
-                .filter(io.ragsearch.operator.reconcile.RolloutPods::ready).map(p -> p.getMetadata().getName()).sorted().toList();
+                .toList();
     }
 
     static Deployment candidate() {
