@@ -8,8 +8,8 @@ import io.ragsearch.embed.ModelRegistry;
  * XLM-R-large shape (24 layers, hidden 1024, 16 heads, FFN 4096, 250,002-piece vocabulary, 514
  * positions, one logit) in ONNX Runtime's dynamic int8 form, with random weights that
  * scripts/model/fetch-xlmr-pair-cost.sh generates from a fixed seed. It costs what the large
- * multilingual rerankers of the field cost (≈ 560 MB of weights, an arena of about a GiB per run
- * of 32 pairs × 512 tokens), so calibration, the concurrency bound and the operator's budget can
+ * multilingual rerankers of the field cost (562 MB of weights; a run of 32 pairs × 512 tokens
+ * measured 2.2 GiB above rest, docs/reranking.md), so calibration, the concurrency bound and the operator's budget can
  * be exercised at that scale. Its logit means nothing: search never reorders or gates by it.
  */
 final class LargePairCostStandIn extends OnnxPairModel {
@@ -37,7 +37,7 @@ final class LargePairCostStandIn extends OnnxPairModel {
 
     @Override
     public String costOf() {
-        return "XLM-R-large (int8)";
+        return "an XLM-R-large (int8)";
     }
 
     /** The logit through a sigmoid, as a trained model's would be; random weights make it noise. */

@@ -28,7 +28,7 @@ final class MiniLmPairStandIn extends OnnxPairModel {
 
     @Override
     public String costOf() {
-        return "MiniLM-L6";
+        return "a MiniLM-L6";
     }
 
     @Override

@@ -17,7 +17,7 @@ public interface Reranker {
 
     /**
      * For a cost stand-in ({@code trained} false), the cross-encoder whose work it does, in words
-     * for /info; a trained model is itself.
+     * for /info, with its article ("a MiniLM-L6"); a trained model is itself.
      */
     default String costOf() {
         return name();

@@ -21,7 +21,7 @@ public record Project(String name, String description, Corpus corpus, ProjectInd
             return "none: no cross-encoder configured, the fused hybrid order stands";
         }
         return reranker.trained() ? "cross-encoder " + reranker.name() + " reorders and gates the top candidates"
-                : reranker.name() + " cost stand-in: does the work of a " + reranker.costOf()
+                : reranker.name() + " cost stand-in: does the work of " + reranker.costOf()
                         + " cross-encoder, never changes order or gate";
     }
 
