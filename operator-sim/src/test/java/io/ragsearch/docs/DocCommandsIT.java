@@ -45,6 +45,7 @@ class DocCommandsIT {
             // What the test command itself does.
             coveredBy("scripts/test-all\\.sh", ".ci/run", "scripts/test-all.sh"),
             coveredBy("scripts/model/fetch-e5\\.sh", "scripts/test-all.sh", "scripts/model/fetch-e5.sh"),
+            coveredBy("scripts/model/fetch-xlmr-pair-cost\\.sh", "scripts/test-all.sh", "scripts/model/fetch-xlmr-pair-cost.sh"),
             coveredBy("mvn -q -B -DskipTests package", "scripts/test-all.sh", "mvn -B -ntp verify"),
             coveredBy("scripts/build-images\\.sh", "scripts/test-all.sh", "-Pimages"),
             coveredBy("mvn -B -ntp -pl search-server -am verify -Dit\\.test=BadInputCatalogueIT -Dtest=none .*", SERVER_TESTS + "mcp/BadInputCatalogueIT.java", "class BadInputCatalogueIT"),
@@ -83,6 +84,10 @@ class DocCommandsIT {
                     "search-bench/src/test/java/io/ragsearch/bench/EmbeddingBenchIT.java", "\"embedding\""),
             coveredBy("(RAGSEARCH_MEMORY_PROBE=rss java .*|" + SERVER + ") calibrate --reranker minilm-pair( --verify 1,2,4)?",
                     SERVER_TESTS + "calibrate/CalibrationPredictsPeakIT.java", "calibrate"),
+            // The stand-ins' table in docs/reranking.md: the same command at 32 pairs and the table's lengths; the test
+            // runs it for both stand-ins at a smaller worst case (a run at 32 × 512 takes minutes on a busy machine).
+            coveredBy("RAGSEARCH_MEMORY_PROBE=rss java .* calibrate --reranker (xlmr-large-pair-cost|minilm-pair) --max-seq-len (256|512) --levels 1",
+                    SERVER_TESTS + "calibrate/LargeCostStandInCalibrationIT.java", "\"--levels\", \"1\""),
             coveredBy("RAGSEARCH_MODEL_DIR=/models " + SERVER + " serve --config server\\.yaml",
                     SERVER_TESTS + "cli/CliIT.java", "\"--config\""),
             coveredBy(SERVER + " ingest --config server\\.yaml .*", SERVER_TESTS + "store/MultilingualIngestIT.java", "\"--config\""),

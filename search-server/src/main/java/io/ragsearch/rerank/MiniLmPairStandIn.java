@@ -27,6 +27,11 @@ final class MiniLmPairStandIn extends OnnxPairModel {
     }
 
     @Override
+    public String costOf() {
+        return "a MiniLM-L6";
+    }
+
+    @Override
     float[] scores(Object output, PairBatch batch) {
         float[][][] tokens = (float[][][]) output;
         float[] out = new float[tokens.length];

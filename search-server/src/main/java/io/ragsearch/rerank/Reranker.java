@@ -15,6 +15,14 @@ public interface Reranker {
 
     boolean trained();
 
+    /**
+     * For a cost stand-in ({@code trained} false), the cross-encoder whose work it does, in words
+     * for /info, with its article ("a MiniLM-L6"); a trained model is itself.
+     */
+    default String costOf() {
+        return name();
+    }
+
     /** Longest pair in tokens; longer pairs are cut (passage side). */
     int maxSeqLen();
 

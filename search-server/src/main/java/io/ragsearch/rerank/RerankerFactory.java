@@ -14,6 +14,11 @@ import java.util.Map;
 public final class RerankerFactory {
 
     public static final String STAND_IN = BuiltinModels.RERANK_STAND_IN;
+    /**
+     * The cost stand-in of XLM-R-large shape, generated on this machine (not in the jar or the
+     * image): for calibration and benchmarks at the cost of the field's large rerankers.
+     */
+    public static final String LARGE_COST = LargePairCostStandIn.NAME;
     private final ModelRegistry registry;
     private final SessionSettings settings;
 
@@ -22,18 +27,41 @@ public final class RerankerFactory {
         this.settings = settings;
     }
 
+    /** Whether {@code name} is a built-in reranker (both are cost stand-ins). */
+    public static boolean isBuiltin(String name) {
+        return STAND_IN.equals(name) || LARGE_COST.equals(name);
+    }
+
     public Reranker create(RerankerModel ref) throws IOException {
         int max = ref.maxSeqLen();
-        if (ref.builtin() != null) {
-            if (!STAND_IN.equals(ref.builtin())) {
-                throw new IllegalArgumentException("unknown built-in reranker '" + ref.builtin() + "'; built in: " + STAND_IN
-                        + " (a cost stand-in, not a trained cross-encoder)");
-            }
+        if (ref.builtin() == null) {
+            ModelFiles files = ModelFiles.fromDirectory(ref.directory());
+            return new CrossEncoder(registry.load(files, settings), pairTokenizer(files, max), max, settings.intraOpThreads());
+        }
+        if (STAND_IN.equals(ref.builtin())) {
             ModelFiles files = ModelFiles.builtin(ModelFiles.BUILTIN_MINILM);
             return new MiniLmPairStandIn(registry.load(files, settings), pairTokenizer(files, max), max, settings.intraOpThreads());
         }
+        if (LARGE_COST.equals(ref.builtin())) {
+            ModelFiles files = largeCostFiles(ref);
+            return new LargePairCostStandIn(registry.load(files, settings), pairTokenizer(files, max), max, settings.intraOpThreads());
+        }
+        throw new IllegalArgumentException("unknown built-in reranker '" + ref.builtin() + "'; built in: " + STAND_IN + ", "
+                + LARGE_COST + " (cost stand-ins, not trained cross-encoders)");
+    }
+
+    /** The generated model, only if it is the pinned one: anything else would measure another cost. */
+    private static ModelFiles largeCostFiles(RerankerModel ref) throws IOException {
+        if (ref.directory() == null) {
+            throw new IOException("built-in reranker " + LARGE_COST + " is not on this machine: generate it with "
+                    + LargePairCostStandIn.FETCH_SCRIPT + " (or set RAGSEARCH_BUILTIN_MODELS to where it is)");
+        }
         ModelFiles files = ModelFiles.fromDirectory(ref.directory());
-        return new CrossEncoder(registry.load(files, settings), pairTokenizer(files, max), max, settings.intraOpThreads());
+        if (!files.digest().equals(LargePairCostStandIn.SHA256)) {
+            throw new IOException("built-in reranker " + LARGE_COST + " in " + ref.directory() + " has " + files.digest()
+                    + ", not the pinned " + LargePairCostStandIn.SHA256 + ": generate it again with " + LargePairCostStandIn.FETCH_SCRIPT);
+        }
+        return files;
     }
 
     private static HuggingFaceTokenizer pairTokenizer(ModelFiles files, int maxSeqLen) throws IOException {

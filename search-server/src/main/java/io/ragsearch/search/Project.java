@@ -21,7 +21,8 @@ public record Project(String name, String description, Corpus corpus, ProjectInd
             return "none: no cross-encoder configured, the fused hybrid order stands";
         }
         return reranker.trained() ? "cross-encoder " + reranker.name() + " reorders and gates the top candidates"
-                : reranker.name() + " cost stand-in: does the work of a MiniLM-L6 cross-encoder, never changes order or gate";
+                : reranker.name() + " cost stand-in: does the work of " + reranker.costOf()
+                        + " cross-encoder, never changes order or gate";
     }
 
     /** The same project judged by another gate (eval's threshold sweep). */

@@ -19,6 +19,7 @@ import io.ragsearch.mcp.ListenerSettings;
 import io.ragsearch.mcp.ToolPoolSettings;
 import io.ragsearch.mcp.TransportSecurityPolicy;
 import io.ragsearch.rerank.RerankSettings;
+import io.ragsearch.rerank.RerankerFactory;
 import io.ragsearch.rerank.RerankerModel;
 import io.ragsearch.search.ProjectSettings;
 import io.ragsearch.search.RetrievalMode;
@@ -71,7 +72,7 @@ public final class SettingsResolver {
                 new SessionSettings(Runtime.getRuntime().availableProcessors(), arena), rerank, calibration,
                 env.vectorCache().map(VectorCache::new));
 
-        List<ProjectSettings> projects = ConfigOverrides.projects(config).stream().map(p -> project(p, modelDir)).toList();
+        List<ProjectSettings> projects = ConfigOverrides.projects(config).stream().map(p -> project(p, modelDir, builtinModels(env))).toList();
         return new AppSettings(serving, models, projects, database(config));
     }
 
@@ -115,7 +116,7 @@ public final class SettingsResolver {
 
     /** A reranker as a project names it; a relative path resolves against RAGSEARCH_MODEL_DIR. */
     public static RerankerModel reranker(ServerSettings.RerankerRef ref, ServerEnvironment env) {
-        return reranker(ref, env.modelDir());
+        return reranker(ref, env.modelDir(), builtinModels(env));
     }
 
     /**
@@ -142,7 +143,7 @@ public final class SettingsResolver {
                 : new EmbeddingModel(null, underModelDir(m.path(), modelDir), settings);
     }
 
-    private static ProjectSettings project(ServerSettings.Project p, String modelDir) {
+    private static ProjectSettings project(ServerSettings.Project p, String modelDir, BuiltinModelHome home) {
         ProjectSettings d = ProjectSettings.defaults(p.name());
         Optional<ProjectSettings.DirectorySource> directory = ConfigOverrides.fromDatabase(p) ? Optional.empty()
                 : Optional.of(new ProjectSettings.DirectorySource(Path.of(p.source().directory()),
@@ -156,10 +157,14 @@ public final class SettingsResolver {
                 p.retrieval() == null ? d.retrieval().mode() : RetrievalMode.parse(p.retrieval()),
                 threshold == null ? d.retrieval().gateThreshold() : OptionalDouble.of(threshold));
         return new ProjectSettings(p.name(), or(p.description(), d.description()), directory, retrieval,
-                Optional.ofNullable(p.reranker()).map(ref -> reranker(ref, modelDir)));
+                Optional.ofNullable(p.reranker()).map(ref -> reranker(ref, modelDir, home)));
     }
 
-    private static RerankerModel reranker(ServerSettings.RerankerRef ref, String modelDir) {
+    /** A built-in kept outside the jar carries the folder it was found in (none: the factory says how to make it). */
+    private static RerankerModel reranker(ServerSettings.RerankerRef ref, String modelDir, BuiltinModelHome home) {
+        if (RerankerFactory.LARGE_COST.equals(ref.builtin())) {
+            return RerankerModel.builtin(ref.builtin(), home.locate(ref.builtin()).orElse(null), ref.maxSeqLen());
+        }
         return ref.builtin() != null ? RerankerModel.builtin(ref.builtin(), ref.maxSeqLen())
                 : RerankerModel.directory(underModelDir(ref.path(), modelDir), ref.maxSeqLen());
     }
