@@ -1,7 +1,6 @@
 package io.ragsearch.bench;
 
 import io.ragsearch.config.ServerEnvironment;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.contract.BuiltinModels;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Corpus;
@@ -12,6 +11,7 @@ import io.ragsearch.embed.ModelFiles;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.SessionSettings;
 import io.ragsearch.embed.TextEmbedder;
+import io.ragsearch.embed.TextTokenizer;
 import io.ragsearch.eval.Question;
 import io.ragsearch.eval.QuestionFile;
 import io.ragsearch.index.IndexBuilder;
@@ -97,7 +97,7 @@ public final class EmbeddingBench implements Callable<Integer> {
             // (enough to judge a corpus for AUTO retrieval), then the registry's session, then
             // TextEmbedder.load (its own tokenizer and one probe run), the first tokenizer closed.
             long l0 = System.nanoTime();
-            HuggingFaceTokenizer judging = TextEmbedder.loadTokenizer(files, model.settings());
+            TextTokenizer judging = TextEmbedder.loadTokenizer(files, model.settings());
             long tokenizerLoaded = ProcessMemory.residentBytes();
             SessionSettings serving = new SessionSettings(machine.cores(), SessionSettings.DEFAULT_ARENA);
             registry.load(files, serving);
