@@ -293,6 +293,11 @@ public final class EmbeddingBench implements Callable<Integer> {
     }
 
     private Path koDirectory() {
+        return koDirectory(ko);
+    }
+
+    /** The statutes: the option's directory, else $RAGSEARCH_SHARED_CORPUS, else ../shared/corpus/ko-statutes. */
+    static Path koDirectory(Path ko) {
         if (ko != null) {
             return ko;
         }

@@ -1,7 +1,6 @@
 package io.ragsearch.embed.unigram;
 
 import java.util.Arrays;
-import java.util.Comparator;
 
 /**
  * The vocabulary's pieces as a trie over UTF-16 chars in flat arrays: 250k pieces take about
@@ -35,63 +34,141 @@ final class PieceTrie {
      *               Rust library's piece-to-id map (filled in id order) does
      */
     static PieceTrie build(String[] pieces) {
-        Integer[] order = new Integer[pieces.length];
-        int kept = 0;
-        for (int i = 0; i < pieces.length; i++) {
-            if (!pieces[i].isEmpty()) {
-                order[kept++] = i;
-            }
-        }
-        order = Arrays.copyOf(order, kept);
-        Arrays.sort(order, Comparator.<Integer, String>comparing(i -> pieces[i]).thenComparingInt(i -> i));
-
-        // Breadth first over ranges of the sorted pieces sharing a prefix of length depth.
-        int capacity = Math.max(16, kept * 4);
-        char[] labels = new char[capacity];
-        int[] first = new int[capacity + 1];
-        int[] values = new int[capacity];
-        int[] lo = new int[capacity];
-        int[] hi = new int[capacity];
-        int[] depth = new int[capacity];
-        int nodes = 1;
+        // Inserted first with nodes numbered as they come and edges in a hash table (no sorting of
+        // 250k strings, which took seconds); then renumbered breadth first from the edges sorted
+        // as packed longs (parent, label, child).
+        EdgeTable edges = new EdgeTable();
+        int[] values = new int[1024];
         values[ROOT] = -1;
-        lo[ROOT] = 0;
-        hi[ROOT] = kept;
-        for (int n = 0; n < nodes; n++) {
-            int from = lo[n];
-            int d = depth[n];
-            // Pieces that end here sort first within the range; the last of them has the highest id.
-            while (from < hi[n] && pieces[order[from]].length() == d) {
-                values[n] = order[from];
-                from++;
+        int nodes = 1;
+        for (int id = 0; id < pieces.length; id++) {
+            String piece = pieces[id];
+            if (piece.isEmpty()) {
+                continue;
             }
-            first[n] = nodes;
-            while (from < hi[n]) {
-                char c = pieces[order[from]].charAt(d);
-                int to = from + 1;
-                while (to < hi[n] && pieces[order[to]].charAt(d) == c) {
-                    to++;
+            int node = ROOT;
+            for (int i = 0; i < piece.length(); i++) {
+                int child = edges.get(node, piece.charAt(i));
+                if (child < 0) {
+                    child = nodes++;
+                    edges.put(node, piece.charAt(i), child);
+                    if (child == values.length) {
+                        values = Arrays.copyOf(values, values.length * 2);
+                    }
+                    values[child] = -1;
                 }
-                if (nodes == labels.length) {
-                    int grown = labels.length * 2;
-                    labels = Arrays.copyOf(labels, grown);
-                    first = Arrays.copyOf(first, grown + 1);
-                    values = Arrays.copyOf(values, grown);
-                    lo = Arrays.copyOf(lo, grown);
-                    hi = Arrays.copyOf(hi, grown);
-                    depth = Arrays.copyOf(depth, grown);
-                }
-                labels[nodes] = c;
-                values[nodes] = -1;
-                lo[nodes] = from;
-                hi[nodes] = to;
-                depth[nodes] = d + 1;
-                nodes++;
-                from = to;
+                node = child;
+            }
+            values[node] = id;
+        }
+        int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(nodes));
+        if (2 * bits + 16 > 63) {
+            throw new IllegalArgumentException("vocabulary too large for the trie: " + nodes + " nodes");
+        }
+        long[] packed = edges.packed(bits);
+        Arrays.sort(packed);
+        long childMask = (1L << bits) - 1;
+        int[] edgesFrom = new int[nodes + 1]; // edges of old node n: packed[edgesFrom[n], edgesFrom[n + 1])
+        for (long e : packed) {
+            edgesFrom[(int) (e >>> (bits + 16)) + 1]++;
+        }
+        for (int n = 0; n < nodes; n++) {
+            edgesFrom[n + 1] += edgesFrom[n];
+        }
+        int[] order = new int[nodes]; // new number -> old number, breadth first
+        char[] label = new char[nodes];
+        int[] first = new int[nodes + 1];
+        int next = 1;
+        for (int q = 0; q < nodes; q++) {
+            int old = order[q];
+            first[q] = next;
+            for (int e = edgesFrom[old]; e < edgesFrom[old + 1]; e++) {
+                order[next] = (int) (packed[e] & childMask);
+                label[next] = (char) ((packed[e] >>> bits) & 0xFFFF);
+                next++;
             }
         }
         first[nodes] = nodes;
-        return new PieceTrie(Arrays.copyOf(labels, nodes), Arrays.copyOf(first, nodes + 1), Arrays.copyOf(values, nodes));
+        int[] value = new int[nodes];
+        for (int q = 0; q < nodes; q++) {
+            value[q] = values[order[q]];
+        }
+        return new PieceTrie(label, first, value);
+    }
+
+    /** (parent, char) -> child while building: open addressing over packed keys, half full at most. */
+    private static final class EdgeTable {
+
+        private long[] keys = new long[1 << 16];
+        private int[] children = new int[1 << 16];
+        private int size;
+
+        EdgeTable() {
+            Arrays.fill(keys, -1);
+        }
+
+        int get(int parent, char c) {
+            long key = ((long) parent << 16) | c;
+            int mask = keys.length - 1;
+            for (int i = slot(key, mask); ; i = (i + 1) & mask) {
+                if (keys[i] == key) {
+                    return children[i];
+                }
+                if (keys[i] == -1) {
+                    return -1;
+                }
+            }
+        }
+
+        void put(int parent, char c, int child) {
+            if (2 * (size + 1) > keys.length) {
+                grow();
+            }
+            insert(((long) parent << 16) | c, child);
+            size++;
+        }
+
+        private void insert(long key, int child) {
+            int mask = keys.length - 1;
+            int i = slot(key, mask);
+            while (keys[i] != -1) {
+                i = (i + 1) & mask;
+            }
+            keys[i] = key;
+            children[i] = child;
+        }
+
+        private void grow() {
+            long[] oldKeys = keys;
+            int[] oldChildren = children;
+            keys = new long[oldKeys.length * 2];
+            children = new int[oldKeys.length * 2];
+            Arrays.fill(keys, -1);
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldKeys[i] != -1) {
+                    insert(oldKeys[i], oldChildren[i]);
+                }
+            }
+        }
+
+        private static int slot(long key, int mask) {
+            long h = key * 0x9E3779B97F4A7C15L;
+            return (int) (h >>> 40) & mask;
+        }
+
+        /** Every edge as parent << (bits + 16) | char << bits | child: sorting these orders children by label. */
+        long[] packed(int bits) {
+            long[] out = new long[size];
+            int k = 0;
+            for (int i = 0; i < keys.length; i++) {
+                if (keys[i] != -1) {
+                    long parent = keys[i] >>> 16;
+                    long c = keys[i] & 0xFFFF;
+                    out[k++] = (parent << (bits + 16)) | (c << bits) | children[i];
+                }
+            }
+            return out;
+        }
     }
 
     int nodeCount() {
