@@ -30,22 +30,26 @@ final class PieceTrie {
     }
 
     /**
-     * @param pieces the vocabulary in id order; a piece spelt twice keeps the higher id, as the
-     *               Rust library's piece-to-id map (filled in id order) does
+     * Pieces added one by one (the reader streams them: no array of 250k strings is ever held),
+     * inserted with nodes numbered as they come and edges in a hash table; {@link #build}
+     * renumbers breadth first from the edges sorted as packed longs (parent, label, child), with
+     * no sorting of strings (which took seconds).
      */
-    static PieceTrie build(String[] pieces) {
-        // Inserted first with nodes numbered as they come and edges in a hash table (no sorting of
-        // 250k strings, which took seconds); then renumbered breadth first from the edges sorted
-        // as packed longs (parent, label, child).
-        EdgeTable edges = new EdgeTable();
-        int[] values = new int[1024];
-        values[ROOT] = -1;
-        int nodes = 1;
-        for (int id = 0; id < pieces.length; id++) {
-            String piece = pieces[id];
-            if (piece.isEmpty()) {
-                continue;
-            }
+    static final class Builder {
+
+        private final EdgeTable edges = new EdgeTable();
+        private int[] values = new int[1024];
+        private int nodes = 1;
+
+        Builder() {
+            values[ROOT] = -1;
+        }
+
+        /**
+         * Ids must come in increasing order: a piece spelt twice keeps the higher id, as the Rust
+         * library's piece-to-id map (filled in id order) does.
+         */
+        void add(String piece, int id) {
             int node = ROOT;
             for (int i = 0; i < piece.length(); i++) {
                 int child = edges.get(node, piece.charAt(i));
@@ -59,8 +63,17 @@ final class PieceTrie {
                 }
                 node = child;
             }
-            values[node] = id;
+            if (node != ROOT) {
+                values[node] = id;
+            }
         }
+
+        PieceTrie build() {
+            return PieceTrie.renumbered(edges, values, nodes);
+        }
+    }
+
+    private static PieceTrie renumbered(EdgeTable edges, int[] values, int nodes) {
         int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(nodes));
         if (2 * bits + 16 > 63) {
             throw new IllegalArgumentException("vocabulary too large for the trie: " + nodes + " nodes");

@@ -91,7 +91,7 @@ public final class UnigramJson {
                 metaspace(parts.get("pre_tokenizer")), model, template(parts.get("post_processor")), maxLength);
     }
 
-    private record Vocabulary(String type, Integer unknownId, boolean byteFallback, String[] pieces, double[] scores) {
+    private record Vocabulary(String type, Integer unknownId, boolean byteFallback, PieceTrie pieces, double[] scores) {
 
         UnigramModel model() throws Unsupported, IOException {
             if (!"Unigram".equals(type)) {
@@ -118,7 +118,8 @@ public final class UnigramJson {
         String type = null;
         Integer unknownId = null;
         boolean byteFallback = false;
-        List<String> pieces = new ArrayList<>();
+        PieceTrie.Builder pieces = new PieceTrie.Builder();
+        int count = 0;
         double[] scores = new double[1024];
         while (p.nextToken() == JsonToken.PROPERTY_NAME) {
             String key = p.currentName();
@@ -135,29 +136,29 @@ public final class UnigramJson {
                     }
                     while (p.nextToken() == JsonToken.START_ARRAY) {
                         if (p.nextToken() != JsonToken.VALUE_STRING) {
-                            throw new IOException("Unigram vocabulary entry " + pieces.size() + " does not start with its piece");
+                            throw new IOException("Unigram vocabulary entry " + count + " does not start with its piece");
                         }
                         String piece = p.getString();
                         JsonToken score = p.nextToken();
                         if (score != JsonToken.VALUE_NUMBER_FLOAT && score != JsonToken.VALUE_NUMBER_INT) {
-                            throw new IOException("Unigram vocabulary entry " + pieces.size() + " (" + piece + ") has no score");
+                            throw new IOException("Unigram vocabulary entry " + count + " (" + piece + ") has no score");
                         }
-                        if (pieces.size() == scores.length) {
+                        if (count == scores.length) {
                             scores = Arrays.copyOf(scores, scores.length * 2);
                         }
                         // Parsed from the text, as the Rust library parses it into an f64.
-                        scores[pieces.size()] = Double.parseDouble(p.getString());
-                        pieces.add(piece);
+                        scores[count] = Double.parseDouble(p.getString());
+                        pieces.add(piece, count);
+                        count++;
                         if (p.nextToken() != JsonToken.END_ARRAY) {
-                            throw new IOException("Unigram vocabulary entry " + pieces.size() + " has more than a piece and a score");
+                            throw new IOException("Unigram vocabulary entry " + count + " has more than a piece and a score");
                         }
                     }
                 }
                 default -> p.skipChildren();
             }
         }
-        return new Vocabulary(type, unknownId, byteFallback, pieces.toArray(String[]::new),
-                Arrays.copyOf(scores, pieces.size()));
+        return new Vocabulary(type, unknownId, byteFallback, pieces.build(), Arrays.copyOf(scores, count));
     }
 
     private static AddedTokens addedTokens(JsonNode node) throws Unsupported {

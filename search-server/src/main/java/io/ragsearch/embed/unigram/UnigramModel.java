@@ -18,14 +18,15 @@ final class UnigramModel {
     private final int unknownId;
     private final double unknownScore;
 
-    UnigramModel(String[] pieces, double[] scores, int unknownId) {
-        if (pieces.length != scores.length || pieces.length == 0) {
-            throw new IllegalArgumentException("Unigram vocabulary needs as many scores as pieces, at least one");
+    /** @param scores each piece's score, by id; trie the pieces with their ids */
+    UnigramModel(PieceTrie trie, double[] scores, int unknownId) {
+        if (scores.length == 0) {
+            throw new IllegalArgumentException("Unigram vocabulary is empty");
         }
-        if (unknownId < 0 || unknownId >= pieces.length) {
-            throw new IllegalArgumentException("Unigram unk_id " + unknownId + " is outside the vocabulary of " + pieces.length);
+        if (unknownId < 0 || unknownId >= scores.length) {
+            throw new IllegalArgumentException("Unigram unk_id " + unknownId + " is outside the vocabulary of " + scores.length);
         }
-        this.trie = PieceTrie.build(pieces);
+        this.trie = trie;
         this.scores = scores;
         this.unknownId = unknownId;
         double min = Double.POSITIVE_INFINITY;
