@@ -73,12 +73,7 @@ public final class EmbeddingBench implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ServerEnvironment env = ServerEnvironment.read(System.getenv());
-        EmbeddingModel model = SettingsResolver.defaultEmbedding(env);
-        if (!BuiltinModels.EMBEDDING_E5.equals(model.builtin()) || model.directory() == null) {
-            throw new IllegalStateException(BuiltinModels.EMBEDDING_E5 + " is not installed (looked in "
-                    + env.builtinModelRoots() + "): run scripts/model/fetch-e5.sh first");
-        }
+        EmbeddingModel model = installedE5();
         Machine machine = Machine.describe();
         Corpus corpus = firstArticles(new CorpusLoader(false, List.of("*.md")).load("ko-statutes", koDirectory()).corpus(), articles);
         List<String> texts = IndexBuilder.embeddingTexts(corpus);
@@ -256,6 +251,17 @@ public final class EmbeddingBench implements Callable<Integer> {
     }
 
     /** The corpus cut after its first {@code n} live articles (all of it when n ≤ 0). */
+    /** The built-in multilingual model as the server finds it, or an error saying how to install it. */
+    static EmbeddingModel installedE5() {
+        ServerEnvironment env = ServerEnvironment.read(System.getenv());
+        EmbeddingModel model = SettingsResolver.defaultEmbedding(env);
+        if (!BuiltinModels.EMBEDDING_E5.equals(model.builtin()) || model.directory() == null) {
+            throw new IllegalStateException(BuiltinModels.EMBEDDING_E5 + " is not installed (looked in "
+                    + env.builtinModelRoots() + "): run scripts/model/fetch-e5.sh first");
+        }
+        return model;
+    }
+
     static Corpus firstArticles(Corpus corpus, int n) {
         if (n <= 0) {
             return corpus;

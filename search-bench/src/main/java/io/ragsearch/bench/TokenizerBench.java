@@ -1,7 +1,5 @@
 package io.ragsearch.bench;
 
-import io.ragsearch.config.ServerEnvironment;
-import io.ragsearch.contract.BuiltinModels;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.embed.EmbeddingModel;
 import io.ragsearch.embed.TextTokenizer;
@@ -9,7 +7,6 @@ import io.ragsearch.embed.TokenEncoding;
 import io.ragsearch.embed.Tokenizers;
 import io.ragsearch.index.IndexBuilder;
 import io.ragsearch.metrics.ProcessMemory;
-import io.ragsearch.server.SettingsResolver;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -79,7 +76,7 @@ public final class TokenizerBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        EmbeddingModel model = builtin();
+        EmbeddingModel model = EmbeddingBench.installedE5();
         byte[] json = model.files().readTokenizer();
         int max = model.settings().maxSeqLen();
         if (child != null) {
@@ -153,16 +150,6 @@ public final class TokenizerBench implements Callable<Integer> {
         for (int from = 0; from < texts.size(); from += BATCH) {
             t.encodeAll(texts.subList(from, Math.min(texts.size(), from + BATCH)));
         }
-    }
-
-    private static EmbeddingModel builtin() {
-        ServerEnvironment env = ServerEnvironment.read(System.getenv());
-        EmbeddingModel model = SettingsResolver.defaultEmbedding(env);
-        if (!BuiltinModels.EMBEDDING_E5.equals(model.builtin()) || model.directory() == null) {
-            throw new IllegalStateException(BuiltinModels.EMBEDDING_E5 + " is not installed (looked in "
-                    + env.builtinModelRoots() + "): run scripts/model/fetch-e5.sh first");
-        }
-        return model;
     }
 
     /**

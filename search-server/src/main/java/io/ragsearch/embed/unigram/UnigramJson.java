@@ -1,5 +1,6 @@
 package io.ragsearch.embed.unigram;
 
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
@@ -38,10 +39,7 @@ public final class UnigramJson {
 
     /** Whether tokenizer.json describes a Unigram model, judged without reading the vocabulary. */
     public static boolean isUnigram(byte[] tokenizerJson) throws IOException {
-        try (JsonParser p = JSON.createParser(tokenizerJson)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException("tokenizer.json is not a JSON object");
-            }
+        try (JsonParser p = openObject(tokenizerJson)) {
             while (p.nextToken() == JsonToken.PROPERTY_NAME) {
                 String field = p.currentName();
                 p.nextToken();
@@ -63,16 +61,25 @@ public final class UnigramJson {
                 return false;
             }
             return false;
+        } catch (JacksonException e) {
+            throw new IOException("tokenizer.json is not valid JSON: " + e.getOriginalMessage(), e);
         }
+    }
+
+    /** A parser standing on the document's opening brace. */
+    private static JsonParser openObject(byte[] tokenizerJson) throws IOException {
+        JsonParser p = JSON.createParser(tokenizerJson);
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            p.close();
+            throw new IOException("tokenizer.json is not a JSON object");
+        }
+        return p;
     }
 
     public static UnigramTokenizer read(byte[] tokenizerJson, int maxLength) throws IOException, Unsupported {
         Map<String, JsonNode> parts = new HashMap<>();
         Vocabulary vocabulary = null;
-        try (JsonParser p = JSON.createParser(tokenizerJson)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException("tokenizer.json is not a JSON object");
-            }
+        try (JsonParser p = openObject(tokenizerJson)) {
             while (p.nextToken() == JsonToken.PROPERTY_NAME) {
                 String field = p.currentName();
                 p.nextToken();
@@ -82,6 +89,8 @@ public final class UnigramJson {
                     parts.put(field, p.readValueAsTree());
                 }
             }
+        } catch (JacksonException e) {
+            throw new IOException("tokenizer.json is not valid JSON: " + e.getOriginalMessage(), e);
         }
         if (vocabulary == null) {
             throw new IOException("tokenizer.json has no model");
