@@ -83,6 +83,7 @@ class UnigramParityTest {
                 }
             }
         }
+        System.out.printf("parity: %d articles compared, %d differ, %d end in a lone ▁%n", articles, mismatches.size(), endingInLoneMark);
         assertTrue(articles > 900, "articles compared: " + articles);
         assertTrue(endingInLoneMark > 0, "no article ends in a lone ▁: the trailing-space case went untested");
         assertEquals(List.of(), mismatches.subList(0, Math.min(5, mismatches.size())),
@@ -93,6 +94,7 @@ class UnigramParityTest {
     void wholeFilesUntruncatedGiveTheSameIds() throws IOException {
         List<String> mismatches = new ArrayList<>();
         int files = 0;
+        int endingInLoneMark = 0;
         long tokens = 0;
         for (Path dir : corpora()) {
             List<Path> paths;
@@ -102,14 +104,21 @@ class UnigramParityTest {
             for (Path p : paths) {
                 String text = Files.readString(p, StandardCharsets.UTF_8);
                 files++;
-                tokens += untruncated.ours.encode(text).length();
+                String[] pieces = untruncated.ours.encode(text).pieces();
+                tokens += pieces.length;
+                if (pieces.length >= 2 && pieces[pieces.length - 2].equals("\u2581")) {
+                    endingInLoneMark++;
+                }
                 String diff = untruncated.difference(text);
                 if (diff != null) {
                     mismatches.add(p + "\n" + diff);
                 }
             }
         }
+        System.out.printf("parity: %d whole files (%d tokens) compared untruncated, %d differ, %d end in a lone ▁%n", files, tokens,
+                mismatches.size(), endingInLoneMark);
         assertTrue(files > 50 && tokens > 200_000, files + " files, " + tokens + " tokens");
+        assertTrue(endingInLoneMark > files / 2, endingInLoneMark + " of " + files + " files end in a lone ▁ (a final newline)");
         assertEquals(List.of(), mismatches.subList(0, Math.min(3, mismatches.size())), mismatches.size() + " of " + files + " files differ");
     }
 
@@ -128,6 +137,7 @@ class UnigramParityTest {
                 mismatches.add(q + "\n" + diff);
             }
         }
+        System.out.printf("parity: %d questions compared, %d differ%n", queries.size(), mismatches.size());
         assertTrue(queries.size() > 100, "questions compared: " + queries.size());
         assertEquals(List.of(), mismatches, mismatches.size() + " of " + queries.size() + " questions differ");
     }
