@@ -5,6 +5,7 @@ import io.ragsearch.embed.EmbeddingModel;
 import io.ragsearch.embed.TextTokenizer;
 import io.ragsearch.embed.TokenEncoding;
 import io.ragsearch.embed.Tokenizers;
+import io.ragsearch.embed.unigram.UnigramTokenizer;
 import io.ragsearch.index.IndexBuilder;
 import io.ragsearch.metrics.ProcessMemory;
 import java.io.IOException;
@@ -128,7 +129,8 @@ public final class TokenizerBench implements Callable<Integer> {
             double oursCpu = tokens * (double) rounds / (cpu[0] / 1e9);
             double rustCpu = tokens * (double) rounds / (cpu[1] / 1e9);
             out.printf(Locale.ROOT, "tokenizer: %s (%s), %d articles, %d tokens (passage prefix, max %d)%n",
-                    model.builtin(), a.getClass().getSimpleName(), texts.size(), tokens, max);
+                    model.builtin(), a instanceof UnigramTokenizer u ? "ours: " + u.describe() : a.getClass().getSimpleName(),
+                    texts.size(), tokens, max);
             out.printf(Locale.ROOT, "memory, fresh JVM each (%s), after load and a full GC:%n", CHILD_HEAP);
             for (Memory m : List.of(ours, rust)) {
                 out.printf(Locale.ROOT, "  %-4s  RSS %4d -> %4d MiB (+%d MiB), heap in use +%d MiB, load %d ms%n", m.which(),

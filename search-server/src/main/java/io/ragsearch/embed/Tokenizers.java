@@ -11,9 +11,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Creates tokenizers from tokenizer.json bytes; never touches the network. A Unigram model
  * (XLM-R, multilingual e5) gets our own {@link io.ragsearch.embed.unigram.UnigramTokenizer}: the
- * same ids as the Rust library for about a tenth of its memory. Every other model, and a Unigram
- * file using a part our reader does not implement, gets DJL's binding of the Rust library.
- * Both truncate to {@code maxLength} tokens (special tokens included) and do not pad.
+ * same ids as the Rust library for about a fifth of its resident memory (docs/models.md). Every
+ * other model, and a Unigram file using a part our reader does not implement, gets DJL's binding
+ * of the Rust library. Both truncate to {@code maxLength} tokens (special tokens included) and do
+ * not pad.
  */
 public final class Tokenizers {
 

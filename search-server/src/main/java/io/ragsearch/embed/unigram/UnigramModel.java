@@ -48,11 +48,6 @@ final class UnigramModel {
         return trie.nodeCount();
     }
 
-    /** The id of a special token's text, or -1. */
-    int id(String piece) {
-        return trie.id(piece, 0, piece.length());
-    }
-
     /** Appends word's pieces to out, each with wordId. */
     void encode(String word, long wordId, TokenBuffer out) {
         int n = word.length();
