@@ -82,6 +82,8 @@ class DocCommandsIT {
                     "search-bench/src/test/java/io/ragsearch/bench/BenchQuickIT.java", "\"bench\", \"--quick\""),
             coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " embedding --articles 128",
                     "search-bench/src/test/java/io/ragsearch/bench/EmbeddingBenchIT.java", "\"embedding\""),
+            coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " tokenizer",
+                    "search-bench/src/test/java/io/ragsearch/bench/TokenizerBenchIT.java", "\"tokenizer\""),
             coveredBy("(RAGSEARCH_MEMORY_PROBE=rss java .*|" + SERVER + ") calibrate --reranker minilm-pair( --verify 1,2,4)?",
                     SERVER_TESTS + "calibrate/CalibrationPredictsPeakIT.java", "calibrate"),
             // The stand-ins' table in docs/reranking.md: the same command at 32 pairs and the table's lengths; the test

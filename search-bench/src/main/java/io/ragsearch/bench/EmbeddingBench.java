@@ -1,7 +1,6 @@
 package io.ragsearch.bench;
 
 import io.ragsearch.config.ServerEnvironment;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.contract.BuiltinModels;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Corpus;
@@ -12,6 +11,7 @@ import io.ragsearch.embed.ModelFiles;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.SessionSettings;
 import io.ragsearch.embed.TextEmbedder;
+import io.ragsearch.embed.TextTokenizer;
 import io.ragsearch.eval.Question;
 import io.ragsearch.eval.QuestionFile;
 import io.ragsearch.index.IndexBuilder;
@@ -73,12 +73,7 @@ public final class EmbeddingBench implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ServerEnvironment env = ServerEnvironment.read(System.getenv());
-        EmbeddingModel model = SettingsResolver.defaultEmbedding(env);
-        if (!BuiltinModels.EMBEDDING_E5.equals(model.builtin()) || model.directory() == null) {
-            throw new IllegalStateException(BuiltinModels.EMBEDDING_E5 + " is not installed (looked in "
-                    + env.builtinModelRoots() + "): run scripts/model/fetch-e5.sh first");
-        }
+        EmbeddingModel model = installedE5();
         Machine machine = Machine.describe();
         Corpus corpus = firstArticles(new CorpusLoader(false, List.of("*.md")).load("ko-statutes", koDirectory()).corpus(), articles);
         List<String> texts = IndexBuilder.embeddingTexts(corpus);
@@ -97,7 +92,7 @@ public final class EmbeddingBench implements Callable<Integer> {
             // (enough to judge a corpus for AUTO retrieval), then the registry's session, then
             // TextEmbedder.load (its own tokenizer and one probe run), the first tokenizer closed.
             long l0 = System.nanoTime();
-            HuggingFaceTokenizer judging = TextEmbedder.loadTokenizer(files, model.settings());
+            TextTokenizer judging = TextEmbedder.loadTokenizer(files, model.settings());
             long tokenizerLoaded = ProcessMemory.residentBytes();
             SessionSettings serving = new SessionSettings(machine.cores(), SessionSettings.DEFAULT_ARENA);
             registry.load(files, serving);
@@ -256,6 +251,17 @@ public final class EmbeddingBench implements Callable<Integer> {
     }
 
     /** The corpus cut after its first {@code n} live articles (all of it when n ≤ 0). */
+    /** The built-in multilingual model as the server finds it, or an error saying how to install it. */
+    static EmbeddingModel installedE5() {
+        ServerEnvironment env = ServerEnvironment.read(System.getenv());
+        EmbeddingModel model = SettingsResolver.defaultEmbedding(env);
+        if (!BuiltinModels.EMBEDDING_E5.equals(model.builtin()) || model.directory() == null) {
+            throw new IllegalStateException(BuiltinModels.EMBEDDING_E5 + " is not installed (looked in "
+                    + env.builtinModelRoots() + "): run scripts/model/fetch-e5.sh first");
+        }
+        return model;
+    }
+
     static Corpus firstArticles(Corpus corpus, int n) {
         if (n <= 0) {
             return corpus;
@@ -293,6 +299,11 @@ public final class EmbeddingBench implements Callable<Integer> {
     }
 
     private Path koDirectory() {
+        return koDirectory(ko);
+    }
+
+    /** The statutes: the option's directory, else $RAGSEARCH_SHARED_CORPUS, else ../shared/corpus/ko-statutes. */
+    static Path koDirectory(Path ko) {
         if (ko != null) {
             return ko;
         }

@@ -1,11 +1,13 @@
 package io.ragsearch.bench;
 
-import ai.djl.huggingface.tokenizers.Encoding;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import io.ragsearch.embed.TextTokenizer;
+import io.ragsearch.embed.TokenEncoding;
+import io.ragsearch.embed.TextTokenizer;
+import io.ragsearch.embed.TokenEncoding;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.nio.file.Path;
@@ -37,7 +39,7 @@ final class RawEmbeddingRun implements AutoCloseable {
      * does), cut into groups of {@link #BATCH}, each group tokenized with the prefix and padded
      * to its longest row.
      */
-    static List<TokenBatch> tokenize(HuggingFaceTokenizer tokenizer, List<String> texts, String prefix) {
+    static List<TokenBatch> tokenize(TextTokenizer tokenizer, List<String> texts, String prefix) {
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < texts.size(); i++) {
             order.add(i);
@@ -46,17 +48,17 @@ final class RawEmbeddingRun implements AutoCloseable {
         List<TokenBatch> batches = new ArrayList<>();
         for (int from = 0; from < order.size(); from += BATCH) {
             List<Integer> group = order.subList(from, Math.min(order.size(), from + BATCH));
-            Encoding[] encodings = tokenizer.batchEncode(group.stream().map(i -> prefix + texts.get(i)).toList());
+            TokenEncoding[] encodings = tokenizer.encodeAll(group.stream().map(i -> prefix + texts.get(i)).toList());
             int width = 0;
-            for (Encoding e : encodings) {
-                width = Math.max(width, e.getIds().length);
+            for (TokenEncoding e : encodings) {
+                width = Math.max(width, e.length());
             }
             long[] ids = new long[group.size() * width];
             long[] mask = new long[group.size() * width];
             int real = 0;
             for (int r = 0; r < encodings.length; r++) {
-                long[] rowIds = encodings[r].getIds();
-                long[] rowMask = encodings[r].getAttentionMask();
+                long[] rowIds = encodings[r].ids();
+                long[] rowMask = encodings[r].attentionMask();
                 System.arraycopy(rowIds, 0, ids, r * width, rowIds.length);
                 System.arraycopy(rowMask, 0, mask, r * width, rowMask.length);
                 for (long m : rowMask) {

@@ -83,7 +83,7 @@ class EmbeddingBenchIT {
     }
 
     /** The shared statutes beside the checkout, as the server's tests find them: required under CI. */
-    private static Path koStatutes(Map<String, String> env) {
+    static Path koStatutes(Map<String, String> env) {
         String override = env.get("RAGSEARCH_SHARED_CORPUS");
         Path dir = override != null ? Path.of(override)
                 : Path.of(System.getProperty("user.dir")).resolve("../../shared/corpus/ko-statutes").normalize();

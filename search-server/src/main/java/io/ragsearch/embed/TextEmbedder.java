@@ -1,7 +1,5 @@
 package io.ragsearch.embed;
 
-import ai.djl.huggingface.tokenizers.Encoding;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
@@ -32,7 +30,7 @@ public final class TextEmbedder implements AutoCloseable {
     private final String name;
     private final String digest;
     private final ModelRegistry.LoadedModel model;
-    private final HuggingFaceTokenizer tokenizer;
+    private final TextTokenizer tokenizer;
     private final EmbeddingSettings settings;
     private final boolean takesTokenTypes;
     private final String output;
@@ -40,7 +38,7 @@ public final class TextEmbedder implements AutoCloseable {
     private final int dimension;
     private final AtomicLong textsEmbedded = new AtomicLong();
 
-    private TextEmbedder(ModelRegistry.LoadedModel model, HuggingFaceTokenizer tokenizer, EmbeddingSettings settings)
+    private TextEmbedder(ModelRegistry.LoadedModel model, TextTokenizer tokenizer, EmbeddingSettings settings)
             throws OrtException {
         this.name = model.name();
         this.model = model;
@@ -71,11 +69,11 @@ public final class TextEmbedder implements AutoCloseable {
     }
 
     /** The tokenizer alone, with the built-in length, for judging a corpus without loading the model. */
-    public static HuggingFaceTokenizer loadTokenizer(ModelFiles files) throws IOException {
+    public static TextTokenizer loadTokenizer(ModelFiles files) throws IOException {
         return loadTokenizer(files, EmbeddingSettings.DEFAULTS);
     }
 
-    public static HuggingFaceTokenizer loadTokenizer(ModelFiles files, EmbeddingSettings settings) throws IOException {
+    public static TextTokenizer loadTokenizer(ModelFiles files, EmbeddingSettings settings) throws IOException {
         return Tokenizers.fromJson(files.readTokenizer(), settings.maxSeqLen());
     }
 
@@ -90,11 +88,11 @@ public final class TextEmbedder implements AutoCloseable {
 
     /**
      * With a tokenizer already loaded from the same files and settings (taken over: closed with
-     * the embedder). A 250k-piece vocabulary costs about 350 MiB of native memory, which a closed
-     * tokenizer does not give back: loading it twice would keep both.
+     * the embedder): one copy of the vocabulary, not two (in DJL's Rust library a closed
+     * tokenizer's native memory does not come back).
      */
     public static TextEmbedder load(ModelRegistry registry, ModelFiles files, SessionSettings session,
-                                    EmbeddingSettings settings, HuggingFaceTokenizer tokenizer) throws IOException {
+                                    EmbeddingSettings settings, TextTokenizer tokenizer) throws IOException {
         ModelRegistry.LoadedModel model;
         try {
             model = registry.load(files, session);
@@ -135,7 +133,7 @@ public final class TextEmbedder implements AutoCloseable {
         return output;
     }
 
-    public HuggingFaceTokenizer tokenizer() {
+    public TextTokenizer tokenizer() {
         return tokenizer;
     }
 
@@ -183,20 +181,20 @@ public final class TextEmbedder implements AutoCloseable {
 
     private float[][] embedBatch(List<String> texts, String prefix) throws OrtException {
         textsEmbedded.addAndGet(texts.size());
-        Encoding[] encodings = tokenizer.batchEncode(prefix.isEmpty() ? texts : texts.stream().map(t -> prefix + t).toList());
+        TokenEncoding[] encodings = tokenizer.encodeAll(prefix.isEmpty() ? texts : texts.stream().map(t -> prefix + t).toList());
         int rows = encodings.length;
         int width = 0;
-        for (Encoding e : encodings) {
-            width = Math.max(width, e.getIds().length);
+        for (TokenEncoding e : encodings) {
+            width = Math.max(width, e.length());
         }
         long[][] ids = new long[rows][width];
         long[][] mask = new long[rows][width];
         long[][] types = new long[rows][width];
         for (int r = 0; r < rows; r++) {
-            long[] rowIds = encodings[r].getIds();
+            long[] rowIds = encodings[r].ids();
             System.arraycopy(rowIds, 0, ids[r], 0, rowIds.length);
-            System.arraycopy(encodings[r].getAttentionMask(), 0, mask[r], 0, rowIds.length);
-            System.arraycopy(encodings[r].getTypeIds(), 0, types[r], 0, rowIds.length);
+            System.arraycopy(encodings[r].attentionMask(), 0, mask[r], 0, rowIds.length);
+            System.arraycopy(encodings[r].typeIds(), 0, types[r], 0, rowIds.length);
         }
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         Map<String, OnnxTensor> inputs = new HashMap<>();

@@ -1,27 +1,52 @@
 package io.ragsearch.embed;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import io.ragsearch.embed.unigram.UnigramJson;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Creates DJL HuggingFace tokenizers from tokenizer.json bytes; never touches the network. */
+/**
+ * Creates tokenizers from tokenizer.json bytes; never touches the network. A Unigram model
+ * (XLM-R, multilingual e5) gets our own {@link io.ragsearch.embed.unigram.UnigramTokenizer}: the
+ * same ids as the Rust library for about a fifth of its resident memory (docs/models.md). Every
+ * other model, and a Unigram file using a part our reader does not implement, gets DJL's binding
+ * of the Rust library. Both truncate to {@code maxLength} tokens (special tokens included) and do
+ * not pad.
+ */
 public final class Tokenizers {
 
-    static {
-        // DJL looks for hub artefacts only when asked to; offline makes that impossible by accident.
-        System.setProperty("ai.djl.offline", "true");
-    }
+    private static final Logger LOG = LoggerFactory.getLogger(Tokenizers.class);
 
     private Tokenizers() {
     }
 
-    public static HuggingFaceTokenizer fromJson(byte[] tokenizerJson, int maxLength) throws IOException {
+    public static TextTokenizer fromJson(byte[] tokenizerJson, int maxLength) throws IOException {
+        if (UnigramJson.isUnigram(tokenizerJson)) {
+            try {
+                return UnigramJson.read(tokenizerJson, maxLength);
+            } catch (UnigramJson.Unsupported e) {
+                LOG.info("Unigram tokenizer.json read by the Rust tokenizers library instead: {}", e.getMessage());
+            }
+        }
+        return djl(tokenizerJson, maxLength);
+    }
+
+    /** DJL looks for hub artefacts only when asked to; offline makes that impossible by accident. Call before any DJL tokenizer. */
+    public static void offline() {
+        System.setProperty("ai.djl.offline", "true");
+    }
+
+    /** DJL's Hugging Face tokenizer, whatever the model type: the reference our Unigram reader is tested against. */
+    public static TextTokenizer djl(byte[] tokenizerJson, int maxLength) throws IOException {
+        offline();
         Map<String, String> options = Map.of(
                 "truncation", "true",
                 "padding", "false",
                 "maxLength", Integer.toString(maxLength),
                 "modelMaxLength", Integer.toString(maxLength));
-        return HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), options);
+        return new DjlTokenizer(HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), options));
     }
 }

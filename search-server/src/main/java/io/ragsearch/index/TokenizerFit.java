@@ -1,11 +1,10 @@
 package io.ragsearch.index;
 
-import ai.djl.huggingface.tokenizers.Encoding;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.corpus.Document;
-import java.util.HashSet;
+import io.ragsearch.embed.TextTokenizer;
+import io.ragsearch.embed.TokenEncoding;
 import java.util.List;
 import java.util.Set;
 
@@ -22,8 +21,8 @@ public record TokenizerFit(double uncoveredShare, int wordsSampled) {
     private static final int SAMPLE_ARTICLES = 200;
     private static final int SAMPLE_CHARS_PER_ARTICLE = 400;
 
-    public static TokenizerFit measure(HuggingFaceTokenizer tokenizer, Corpus corpus) {
-        Set<Long> unknownIds = unknownIds(tokenizer);
+    public static TokenizerFit measure(TextTokenizer tokenizer, Corpus corpus) {
+        Set<Long> unknownIds = tokenizer.unknownIds();
         int words = 0;
         int uncovered = 0;
         int sampled = 0;
@@ -36,7 +35,7 @@ public record TokenizerFit(double uncoveredShare, int wordsSampled) {
                 }
                 sampled++;
                 String text = a.searchableText();
-                Encoding enc = tokenizer.encode(text.substring(0, Math.min(text.length(), SAMPLE_CHARS_PER_ARTICLE)), false, false);
+                TokenEncoding enc = tokenizer.encodeContent(text.substring(0, Math.min(text.length(), SAMPLE_CHARS_PER_ARTICLE)));
                 int[] counts = countWords(enc, unknownIds);
                 words += counts[0];
                 uncovered += counts[1];
@@ -48,27 +47,11 @@ public record TokenizerFit(double uncoveredShare, int wordsSampled) {
     /** The unknown token of WordPiece and of SentencePiece vocabularies. */
     private static final List<String> UNKNOWN = List.of("[UNK]", "<unk>");
 
-    /**
-     * The ids of the unknown token. A Unigram model reports an unknown word under its own text
-     * (with the unknown id), so the id is what identifies it; WordPiece reports "[UNK]".
-     */
-    private static Set<Long> unknownIds(HuggingFaceTokenizer tokenizer) {
-        Set<Long> ids = new HashSet<>();
-        for (String unknown : UNKNOWN) {
-            for (long id : tokenizer.encode(unknown, false, false).getIds()) {
-                if (tokenizer.decode(new long[] {id}, false).equals(unknown)) {
-                    ids.add(id);
-                }
-            }
-        }
-        return ids;
-    }
-
     /** {words with letters, of which uncovered}. */
-    private static int[] countWords(Encoding enc, Set<Long> unknownIds) {
-        long[] ids = enc.getIds();
-        String[] tokens = enc.getTokens();
-        long[] wordIds = enc.getWordIds();
+    private static int[] countWords(TokenEncoding enc, Set<Long> unknownIds) {
+        long[] ids = enc.ids();
+        String[] tokens = enc.pieces();
+        long[] wordIds = enc.wordIds();
         int words = 0;
         int uncovered = 0;
         int i = 0;

@@ -65,14 +65,11 @@ public final class RerankerFactory {
     }
 
     private static HuggingFaceTokenizer pairTokenizer(ModelFiles files, int maxSeqLen) throws IOException {
+        Tokenizers.offline();
         return HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(files.readTokenizer()), Map.of(
                 "truncation", "only_second",
                 "padding", "false",
                 "maxLength", Integer.toString(maxSeqLen),
                 "modelMaxLength", Integer.toString(maxSeqLen)));
-    }
-
-    static {
-        Tokenizers.class.getName(); // sets DJL's offline mode before the first tokenizer
     }
 }

@@ -1,6 +1,5 @@
 package io.ragsearch.search;
 
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.rerank.Reranker;
 import io.ragsearch.rerank.RerankerModel;
 import java.util.function.Function;
@@ -10,6 +9,7 @@ import io.ragsearch.index.Language;
 import io.ragsearch.index.ProjectIndex;
 import io.ragsearch.index.TokenizerFit;
 import io.ragsearch.embed.TextEmbedder;
+import io.ragsearch.embed.TextTokenizer;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.embed.VectorCache;
 import java.io.IOException;
@@ -83,7 +83,7 @@ public final class ProjectLoader {
     }
 
     /** An embedding model's tokenizer with the model's name, for messages. */
-    public record EmbeddingTokenizer(String modelName, HuggingFaceTokenizer tokenizer) {
+    public record EmbeddingTokenizer(String modelName, TextTokenizer tokenizer) {
     }
 
     /** A directory project: its corpus loaded, its language and retrieval mode chosen, its index built. */

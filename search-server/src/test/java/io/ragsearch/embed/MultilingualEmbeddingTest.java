@@ -10,8 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ai.djl.huggingface.tokenizers.Encoding;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import io.ragsearch.embed.unigram.UnigramTokenizer;
 import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.search.TestProjects;
@@ -63,18 +62,17 @@ class MultilingualEmbeddingTest {
 
     @Test
     void unigramTokenizerEncodesLikeXlmRoberta() throws IOException {
-        try (HuggingFaceTokenizer t = Tokenizers.fromJson(UnigramTokenizerJson.json().getBytes(), 16)) {
-            Encoding single = t.encode("근로자는 연차 휴가");
-            assertEquals(List.of("<s>", "▁근로", "자는", "▁연차", "▁휴가", "</s>"), List.of(single.getTokens()));
+        try (TextTokenizer t = Tokenizers.fromJson(UnigramTokenizerJson.json().getBytes(), 16)) {
+            assertTrue(t instanceof UnigramTokenizer, "a Unigram tokenizer.json is read by our own tokenizer: " + t);
+            TokenEncoding single = t.encode("근로자는 연차 휴가");
+            assertEquals(List.of("<s>", "▁근로", "자는", "▁연차", "▁휴가", "</s>"), List.of(single.pieces()));
             assertEquals(ids("<s>", "▁근로", "자는", "▁연차", "▁휴가", "</s>"),
-                    Arrays.stream(single.getIds()).mapToInt(Math::toIntExact).boxed().toList());
-            assertEquals(List.of("<s>", "▁근로", "</s>", "</s>", "▁휴가", "</s>"), List.of(t.encode("근로", "휴가").getTokens()),
-                    "pairs as XLM-R joins them, for cross-encoders");
+                    Arrays.stream(single.ids()).mapToInt(Math::toIntExact).boxed().toList());
             // A Unigram model reports an unknown piece under its own text, with the id of <unk>.
-            Encoding unknown = t.encode("근밥", false, false);
-            assertEquals(List.of("▁", "근", "밥"), List.of(unknown.getTokens()));
+            TokenEncoding unknown = t.encodeContent("근밥");
+            assertEquals(List.of("▁", "근", "밥"), List.of(unknown.pieces()));
             assertEquals(List.of((long) UnigramTokenizerJson.id("▁"), (long) UnigramTokenizerJson.id("근"), 3L),
-                    Arrays.stream(unknown.getIds()).boxed().toList());
+                    Arrays.stream(unknown.ids()).boxed().toList());
         }
     }
 
@@ -139,7 +137,7 @@ class MultilingualEmbeddingTest {
             // 7 pieces + <s> and </s> = 9 tokens; 8 keep the first 6 pieces.
             float[] v = shortModel.embedPassages(List.of("근로자는 연차 유급 휴가를 받는다"))[0];
             assertArrayEquals(TinyEmbeddingModel.mean(ids("<s>", "▁근로", "자는", "▁연차", "▁유급", "▁휴가", "를", "</s>")), v, 1e-5f);
-            assertEquals(8, shortModel.tokenizer().encode("근로자는 연차 유급 휴가를 받는다").getIds().length);
+            assertEquals(8, shortModel.tokenizer().encode("근로자는 연차 유급 휴가를 받는다").length());
             assertTrue(shortModel.digest().contains("maxSeqLen=8"), shortModel.digest());
         }
     }

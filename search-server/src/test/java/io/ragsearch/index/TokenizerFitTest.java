@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.corpus.CorpusLoader;
+import io.ragsearch.embed.TextTokenizer;
 import io.ragsearch.embed.Tokenizers;
 import io.ragsearch.embed.UnigramTokenizerJson;
 import io.ragsearch.search.ProjectLoader;
@@ -28,14 +28,14 @@ class TokenizerFitTest {
         return new CorpusLoader(false).load("rules", dir).corpus();
     }
 
-    private static HuggingFaceTokenizer unigram(boolean hangul) throws Exception {
+    private static TextTokenizer unigram(boolean hangul) throws Exception {
         return Tokenizers.fromJson(UnigramTokenizerJson.json(hangul).getBytes(StandardCharsets.UTF_8), 256);
     }
 
     @Test
     void aMultilingualUnigramVocabularyCoversKoreanWhereMiniLmDoesNot() throws Exception {
         Corpus korean = corpus(UnigramTokenizerJson.KOREAN_SAMPLE);
-        try (HuggingFaceTokenizer xlmr = unigram(true)) {
+        try (TextTokenizer xlmr = unigram(true)) {
             TokenizerFit fit = TokenizerFit.measure(xlmr, korean);
             assertTrue(fit.wordsSampled() >= 10, "words sampled: " + fit.wordsSampled());
             // Words split into "▁" + syllables or whole-word pieces are known words, not shattered ones.
@@ -50,7 +50,7 @@ class TokenizerFitTest {
     @Test
     void unknownPiecesOfAUnigramVocabularyCountAsUncovered() throws Exception {
         // Unigram reports an unknown word under its own text: only the id says it is <unk>.
-        try (HuggingFaceTokenizer noHangul = unigram(false)) {
+        try (TextTokenizer noHangul = unigram(false)) {
             TokenizerFit fit = TokenizerFit.measure(noHangul, corpus(UnigramTokenizerJson.KOREAN_SAMPLE));
             assertTrue(fit.uncoveredShare() > 0.9, fit.toString());
             assertFalse(ProjectLoader.suitsVectors(fit));
