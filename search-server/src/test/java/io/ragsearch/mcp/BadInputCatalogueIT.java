@@ -332,9 +332,13 @@ class BadInputCatalogueIT {
             cases.add(tool("list_documents cursor " + cursor, "list_documents", "{\"project\":\"evil\",\"cursor\":" + quote(cursor) + "}",
                     new ToolError("invalid cursor")));
         }
-        cases.add(tool("list_documents cursor past the last id", "list_documents",
-                "{\"project\":\"evil\",\"cursor\":\"" + java.util.Base64.getUrlEncoder().withoutPadding()
-                        .encodeToString("zzzz".getBytes(StandardCharsets.UTF_8)) + "\"}", new Ok("\"documents\":[]", "nextCursor")));
+        // Issue 32: a made-up cursor was honoured (an empty page here; elsewhere a page from anywhere).
+        for (String plain : List.of("zzzz", "rules", "1\u0000evil\u0000" + "0".repeat(16) + "\u0000rules",
+                "1\u0000handbook-en\u0000" + "0".repeat(16) + "\u0000rules")) {
+            cases.add(tool("list_documents cursor made up from " + plain.replace('\u0000', '|'), "list_documents",
+                    "{\"project\":\"evil\",\"cursor\":\"" + java.util.Base64.getUrlEncoder().withoutPadding()
+                            .encodeToString(plain.getBytes(StandardCharsets.UTF_8)) + "\"}", new ToolError("invalid cursor '")));
+        }
         cases.addAll(families());
         return cases;
     }
