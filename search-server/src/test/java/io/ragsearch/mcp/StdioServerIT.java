@@ -67,11 +67,94 @@ class StdioServerIT {
         running.get(30, TimeUnit.SECONDS);
     }
 
+    /** A server on a pipe: what the agent writes, what it reads, and the server's run (ends when it exits). */
+    private record Piped(OutputStream toServer, BufferedReader replies, CompletableFuture<Void> running) {
+    }
+
+    private static Piped start() throws Exception {
+        ServerSettings config = ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", null, null, null))
+                .withProjects(List.of(TestProjects.config("handbook-en", TestProjects.sampleDirectory("en"), null)));
+        PipedOutputStream toServer = new PipedOutputStream();
+        PipedInputStream serverIn = new PipedInputStream(toServer, 1 << 16);
+        PipedInputStream fromServer = new PipedInputStream(1 << 20);
+        PipedOutputStream serverOut = new PipedOutputStream(fromServer);
+        CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
+            try {
+                StdioServer.run(config, ServerEnvironment.read(Map.of()), serverIn, serverOut);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return new Piped(toServer, new BufferedReader(new InputStreamReader(fromServer, StandardCharsets.UTF_8)), running);
+    }
+
+    /** Issue 32: a line over 1 MiB was dropped without a word; now a JSON-RPC error, and the next line is served. */
+    @Test
+    void aLineOverTheLimitIsAnsweredWithAnErrorAndServingGoesOn() throws Exception {
+        Piped p = start();
+        String huge = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"" + "x".repeat(McpStdioServer.MAX_LINE_BYTES)
+                + "\"," + META + "}}";
+        JsonNode refused = ask(p.toServer(), p.replies(), huge);
+        assertEquals(-32600, refused.get("error").get("code").asInt(), refused.toString());
+        assertTrue(refused.get("id").isNull(), refused.toString());
+        assertTrue(refused.get("error").get("message").asString().contains("a line longer than 1048576 bytes was not read"),
+                refused.toString());
+        JsonNode tools = ask(p.toServer(), p.replies(), "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{" + META + "}}");
+        assertEquals(4, tools.get("result").get("tools").size(), tools.toString());
+        p.toServer().close();
+        p.running().get(30, TimeUnit.SECONDS);
+    }
+
+    /** Issue 32: requests in flight when the agent closed its end were never answered; now each is, then the server ends. */
+    @Test
+    void requestsInFlightWhenTheInputClosesAreAnsweredBeforeTheServerEnds() throws Exception {
+        Piped p = start();
+        int n = 6;
+        StringBuilder lines = new StringBuilder();
+        for (int id = 1; id <= n; id++) {
+            lines.append("{\"jsonrpc\":\"2.0\",\"id\":").append(id).append(",\"method\":\"tools/call\",\"params\":{\"name\":\"search\","
+                    + "\"arguments\":{\"project\":\"handbook-en\",\"query\":\"annual leave days ").append(id).append("\"},")
+                    .append(META).append("}}\n");
+        }
+        p.toServer().write(lines.toString().getBytes(StandardCharsets.UTF_8));
+        p.toServer().close(); // the agent goes away with every call still running
+        java.util.Set<Integer> answered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        CompletableFuture<Void> reading = CompletableFuture.runAsync(() -> {
+            try {
+                for (String reply; answered.size() < n && (reply = p.replies().readLine()) != null; ) {
+                    answered.add(JSON.readTree(reply).get("id").asInt());
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e); // the server's end of the pipe went away
+            }
+        });
+        try {
+            reading.get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            throw new AssertionError("waited 60 s for answers to " + n + " calls sent before the input closed; answered: "
+                    + new java.util.TreeSet<>(answered), e);
+        }
+        assertEquals(n, answered.size(), "answered: " + answered);
+        p.running().get(60, TimeUnit.SECONDS);
+    }
+
     private static JsonNode ask(OutputStream out, BufferedReader in, String line) throws Exception {
         out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
-        String reply = in.readLine();
-        assertTrue(reply != null, "no reply to " + line);
-        return JSON.readTree(reply);
+        String shown = line.length() > 200 ? line.substring(0, 200) + "… (" + line.length() + " characters)" : line;
+        CompletableFuture<String> reply = CompletableFuture.supplyAsync(() -> {
+            try {
+                return in.readLine();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        try {
+            String text = reply.get(60, TimeUnit.SECONDS);
+            assertTrue(text != null, "the server closed its output instead of replying to " + shown);
+            return JSON.readTree(text);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("no reply within 60 s to " + shown, e);
+        }
     }
 }
