@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -46,7 +47,10 @@ class ReleaseDependencyRuleIT {
     private record Run(int exitCode, String output) {}
 
     private Run validate(String scope) throws IOException, InterruptedException {
-        Path root = Path.of(System.getProperty("project.root")).toAbsolutePath();
+        String rootProperty = System.getProperty("project.root");
+        assertNotNull(rootProperty, "project.root (and the other properties) come from the contract pom's Failsafe "
+                + "configuration: run this test with mvn verify -Dit.test=ReleaseDependencyRuleIT");
+        Path root = Path.of(rootProperty).toAbsolutePath();
         // The throwaway module sits under the build directory so that its parent is found by a
         // relative path, as for a module of ours.
         Path module = Files.createTempDirectory(Path.of(System.getProperty("probe.dir")), "rule-probe-");

@@ -48,11 +48,11 @@ public final class AdminServer implements AutoCloseable {
 
     /** A probe must answer within its 1–3 s timeout; a client silent for this long is dropped. */
     static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
-    /** Probes, the operator and one scraper need a handful; beyond this the oldest connection without a request is closed. */
+    /** Probes, the operator and one scraper need a handful; beyond this one connection is closed for each new one (AdmissionOrder). */
     static final int MAX_CONNECTIONS = 64;
     /**
      * Past the soft cap, connections still within their first second without a request stay (one
-     * may be a probe): a flood of clients that reconnect and ask at once (6,700 a second here) keeps
+     * may be a probe): a flood of clients that reconnect and ask at once (5,000 a second in SlowClientsIT) keeps
      * hundreds of them open on a busy machine. Each costs a socket and a small buffer; past this
      * many the oldest goes whatever its age.
      */
@@ -69,7 +69,7 @@ public final class AdminServer implements AutoCloseable {
     private final ServerConnector connector;
     private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
     private final VerificationEndpoint verification;
-    /** Open connections in the order they opened, each with the number of requests it has begun. */
+    /** Open connections in the order they opened, each with when it opened and its requests begun and answered. */
     private final Map<Connection, AdmissionOrder.Slot> open = new LinkedHashMap<>();
 
     /** One admin response. */

@@ -4,7 +4,6 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -76,8 +75,8 @@ final class InitializeParams {
         if (type.isArray() || Collection.class.isAssignableFrom(type)) {
             return "an array";
         }
-        // Records, beans and maps alike are JSON objects (also Map: typed as Object they are not refused).
-        return Map.class.isAssignableFrom(type) || type != Object.class ? "an object" : null;
+        // Records and maps alike are read from JSON objects; a field typed Object takes anything.
+        return type == Object.class ? null : "an object";
     }
 
     /** The kind of value sent, for the message. */

@@ -69,8 +69,11 @@ final class StdioFraming {
                 return 0;
             }
             while (at >= line.length) {
-                if (ended || !nextLine()) {
-                    ended = true;
+                if (ended) {
+                    return -1;
+                }
+                if (!nextLine()) {
+                    ended = true; // the wait for answers happens once, whoever reads again
                     awaitAnswers();
                     return -1;
                 }
