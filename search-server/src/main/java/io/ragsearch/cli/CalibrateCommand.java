@@ -81,6 +81,12 @@ final class CalibrateCommand implements Callable<Integer> {
             Calibration calibration = new Calibrator(probe, levels != null ? levels : configured.levels())
                     .calibrate(rerankers, batch);
             JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+            if (measuredNothing(rerankers, calibration)) {
+                // Shown, never passed off as a cost: a per-run cost of 0 would let the budget allow any concurrency.
+                System.out.println(json.writeValueAsString(calibration));
+                System.err.println(nothingMeasured(calibration));
+                return MEASURED_NOTHING;
+            }
             if (verify.isEmpty()) {
                 System.out.println(json.writeValueAsString(calibration));
                 return 0;
@@ -112,6 +118,21 @@ final class CalibrateCommand implements Callable<Integer> {
             System.out.println(json.writeValueAsString(out));
             return 0;
         }
+    }
+
+    /** Exit code of a calibration whose runs raised memory no higher than at rest: nothing to publish. */
+    static final int MEASURED_NOTHING = 3;
+
+    private static boolean measuredNothing(List<Reranker> rerankers, Calibration calibration) {
+        return !rerankers.isEmpty() && calibration.samples() > 0 && calibration.perRunBytes() <= 0;
+    }
+
+    static String nothingMeasured(Calibration c) {
+        return "calibrate: measured nothing: " + c.samples() + " level(s) of concurrent runs of " + c.reranker() + " (batch "
+                + c.batch() + " x " + c.maxSeqLen() + " tokens) peaked no higher than the memory at rest as the " + c.method()
+                + " probe sees it; the cost of a run is below what it tells apart from the process's own movement (a busy "
+                + "machine, a small model or batch). Not a cost of 0: run again with a larger --batch or --max-seq-len, or on "
+                + "a quieter machine";
     }
 
     private List<ServerSettings.RerankerRef> references(ServerSettings file) {

@@ -29,9 +29,14 @@ final class FetchCommand implements Callable<Integer> {
             description = "most the archive may unpack to (default 8 GiB)")
     long maxUnpackedBytes;
 
+    @Option(names = "--deadline-seconds", defaultValue = "3600",
+            description = "the most the whole download may take, however steadily the server sends (default 3600, an hour)")
+    long deadlineSeconds;
+
     @Override
     public Integer call() throws Exception {
-        ModelFetcher.Outcome outcome = new ModelFetcher(maxBytes, maxUnpackedBytes).fetch(url, sha256, to);
+        ModelFetcher.Outcome outcome = new ModelFetcher(maxBytes, maxUnpackedBytes, java.time.Duration.ofSeconds(deadlineSeconds))
+                .fetch(url, sha256, to);
         System.out.println(outcome == ModelFetcher.Outcome.FETCHED
                 ? "fetched " + ModelFetcher.shown(url) + " into " + to + " (sha256 verified)"
                 : to + " already holds the model with sha256 " + sha256 + "; nothing to do");

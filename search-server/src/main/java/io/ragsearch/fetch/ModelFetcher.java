@@ -38,6 +38,12 @@ public final class ModelFetcher {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
     /** A server that sends nothing for this long (headers or body) ends the fetch: an init container must not hang for ever. */
     static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * The whole fetch, redirects included: a server sending a byte every 50 s never trips the read
+     * timeout and kept a fetch (an init container) going for ever. An hour takes the default 4 GiB
+     * cap at 1.2 MB/s; a slower link gives more with --deadline-seconds.
+     */
+    public static final Duration DEADLINE = Duration.ofHours(1);
     /** Redirects followed, each checked: http(s) only, never from https down to http, no user information. */
     static final int MAX_REDIRECTS = 5;
     private static final java.util.Set<Integer> REDIRECTS = java.util.Set.of(301, 302, 303, 307, 308);
@@ -45,19 +51,26 @@ public final class ModelFetcher {
     private final long maxBytes;
     private final long maxUnpackedBytes;
     private final Duration readTimeout;
+    private final Duration deadline;
 
     /**
      * @param maxBytes the largest archive accepted (a wrong URL must not fill the volume)
      * @param maxUnpackedBytes the most it may unpack to (a 1 MB zip can unpack to gigabytes)
      */
     public ModelFetcher(long maxBytes, long maxUnpackedBytes) {
-        this(maxBytes, maxUnpackedBytes, READ_TIMEOUT);
+        this(maxBytes, maxUnpackedBytes, READ_TIMEOUT, DEADLINE);
     }
 
-    ModelFetcher(long maxBytes, long maxUnpackedBytes, Duration readTimeout) {
+    /** @param deadline the most the whole download may take */
+    public ModelFetcher(long maxBytes, long maxUnpackedBytes, Duration deadline) {
+        this(maxBytes, maxUnpackedBytes, READ_TIMEOUT, deadline);
+    }
+
+    ModelFetcher(long maxBytes, long maxUnpackedBytes, Duration readTimeout, Duration deadline) {
         this.maxBytes = maxBytes;
         this.maxUnpackedBytes = maxUnpackedBytes;
         this.readTimeout = readTimeout;
+        this.deadline = deadline;
     }
 
     /** A URL as messages and logs show it: {@code user:password@} replaced by {@code ***@}. */
@@ -153,9 +166,10 @@ public final class ModelFetcher {
         // Redirects are followed here, one checked hop at a time, not by the client.
         HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
         URI at = url;
+        long endsAt = System.nanoTime() + deadline.toNanos();
         for (int hops = 0; ; hops++) {
             Sink sink = new Sink(to, maxBytes, at);
-            HttpResponse<Void> response = exchange(http, at, sink);
+            HttpResponse<Void> response = exchange(http, at, sink, endsAt);
             int status = response.statusCode();
             if (REDIRECTS.contains(status)) {
                 if (hops == MAX_REDIRECTS) {
@@ -194,8 +208,11 @@ public final class ModelFetcher {
         return next;
     }
 
-    /** One request; its body goes through the sink, and a server silent for the read timeout ends it. */
-    private HttpResponse<Void> exchange(HttpClient http, URI at, Sink sink) throws IOException {
+    /**
+     * One request; its body goes through the sink. A server silent for the read timeout ends it,
+     * and so does the fetch's deadline ({@code endsAt}, System.nanoTime) however steadily it trickles.
+     */
+    private HttpResponse<Void> exchange(HttpClient http, URI at, Sink sink, long endsAt) throws IOException {
         HttpRequest request = HttpRequest.newBuilder(at).timeout(readTimeout).GET().build();
         java.util.concurrent.CompletableFuture<HttpResponse<Void>> response = http.sendAsync(request, info -> {
             sink.keep = info.statusCode() == 200;
@@ -209,6 +226,13 @@ public final class ModelFetcher {
                 } catch (java.util.concurrent.TimeoutException e) {
                     if (response.isCompletedExceptionally()) {
                         response.join();
+                    }
+                    if (System.nanoTime() - endsAt > 0) {
+                        sink.cancel();
+                        response.cancel(true);
+                        throw new IOException("fetching " + shown(at) + " did not finish within " + seconds(deadline) + " ("
+                                + sink.received() + " bytes received): the server sends too slowly; retry, or give more time "
+                                + "with --deadline-seconds");
                     }
                     if (sink.silentNanos() > readTimeout.toNanos()) {
                         sink.cancel();
@@ -258,6 +282,8 @@ public final class ModelFetcher {
         private volatile java.util.concurrent.Flow.Subscription subscription;
         private OutputStream out;
         private long total;
+        /** Bytes of any answer, kept or not (what the deadline's message reports). */
+        private volatile long received;
 
         Sink(Path to, long maxBytes, URI url) {
             this.to = to;
@@ -267,6 +293,10 @@ public final class ModelFetcher {
 
         long silentNanos() {
             return System.nanoTime() - lastData;
+        }
+
+        long received() {
+            return received;
         }
 
         String hex() {
@@ -286,6 +316,7 @@ public final class ModelFetcher {
             try {
                 for (java.nio.ByteBuffer b : buffers) {
                     int n = b.remaining();
+                    received += n;
                     if (!keep) {
                         b.position(b.limit());
                         continue;
@@ -407,5 +438,9 @@ public final class ModelFetcher {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
+    }
+
+    private static String seconds(Duration d) {
+        return d.toSeconds() + " s";
     }
 }

@@ -321,7 +321,11 @@ public final class McpRequestRules {
         return Optional.empty();
     }
 
-    /** initialize's params as the specification has them: a string protocolVersion, capabilities and clientInfo objects. */
+    /**
+     * initialize's params as the specification has them: a string protocolVersion, capabilities and
+     * clientInfo objects (the common mistakes, said in the specification's words), then every
+     * nested field as the SDK reads it.
+     */
     private static Optional<String> initializeProblem(JsonNode params) {
         if (params == null) {
             return Optional.of("initialize needs params {protocolVersion, capabilities, clientInfo}");
@@ -337,7 +341,7 @@ public final class McpRequestRules {
                 || (client.has("version") && !client.get("version").isString())) {
             return Optional.of("initialize needs \"clientInfo\" as an object with a string \"name\" and \"version\"");
         }
-        return Optional.empty();
+        return InitializeParams.problem(params);
     }
 
     /** The message's id where an answer may echo it (a valid one), else null. */

@@ -13,6 +13,8 @@ import java.util.List;
  * by), and {@code server/discover} says so. The SDK reads each line on its reader thread and
  * dispatches on its shared scheduler; the work itself runs on {@link ToolExecutor}, whose
  * bounded queue answers "busy, retry" past its size, so a flood of lines cannot grow it.
+ * {@link StdioFraming} answers a line over {@link #MAX_LINE_BYTES} with an error and holds the end of
+ * input until the requests read are answered.
  */
 public final class McpStdioServer {
 
@@ -22,8 +24,10 @@ public final class McpStdioServer {
     private final StdioMcpTransport transport;
 
     public McpStdioServer(ToolCatalog tools, String version, InputStream in, OutputStream out) {
+        // Our framing in front: the SDK drops an over-long line silently and ends with requests unanswered.
+        StdioFraming framing = new StdioFraming(in, out, MAX_LINE_BYTES);
         this.transport = new StdioMcpTransport(McpHttpServer.modernServer(tools, version, List.of(McpRequestRules.MODERN_VERSION)),
-                McpJsonDefaults.getMapper(), in, out, MAX_LINE_BYTES);
+                McpJsonDefaults.getMapper(), framing.input(), framing.output(), MAX_LINE_BYTES + 1);
     }
 
     /** Serves until the input ends (the agent closed the pipe) or {@link #close()}. */

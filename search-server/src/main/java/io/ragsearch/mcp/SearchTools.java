@@ -154,7 +154,7 @@ public final class SearchTools {
         return tool.body(args -> {
             Project project = catalog.get(requiredString(args, "project"));
             Object cursor = args.get("cursor");
-            DocumentPages.Page page = DocumentPages.page(project.corpus().documents(), (String) cursor, optionalInt(args, "limit"));
+            DocumentPages.Page page = DocumentPages.page(project.corpus(), (String) cursor, optionalInt(args, "limit"));
             List<DocumentSummary> docs = page.documents().stream()
                     .map(d -> new DocumentSummary(d.id(), cap(d.title()), d.articles().size())).toList();
             StringBuilder text = new StringBuilder(docs.size() + " of " + page.total() + " document(s) in " + project.name() + ":\n");

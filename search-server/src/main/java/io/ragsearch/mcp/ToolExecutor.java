@@ -1,5 +1,6 @@
 package io.ragsearch.mcp;
 
+import io.ragsearch.embed.RunGate;
 import io.ragsearch.metrics.Metrics;
 import io.ragsearch.rerank.RerankBusyException;
 import io.ragsearch.search.InvalidRequestException;
@@ -42,6 +43,8 @@ public final class ToolExecutor implements AutoCloseable {
     private final long laneBudgetMillis;
     private final ScheduledExecutorService laneTimer;
     private final Metrics.Counter laneBusy;
+    /** Set when the server begins to stop: calls not yet started are answered "shutting down, retry". */
+    private final AtomicBoolean stopping = new AtomicBoolean();
 
     public ToolExecutor(ToolPoolSettings settings, Metrics metrics) {
         this(settings, null, metrics);
@@ -97,6 +100,9 @@ public final class ToolExecutor implements AutoCloseable {
             return submit(tool, body);
         }
         return Mono.defer(() -> {
+            if (stopping.get()) {
+                return Mono.just(shuttingDown(tool));
+            }
             long queuedAt = System.nanoTime();
             CompletableFuture<ToolOutcome> result = new CompletableFuture<>();
             AtomicBoolean claimed = new AtomicBoolean();
@@ -124,12 +130,29 @@ public final class ToolExecutor implements AutoCloseable {
         });
     }
 
+    /** What a call that did not run gets while the server stops: retryable, another replica (or this one restarted) answers. */
+    static final String SHUTTING_DOWN = "busy, retry: the server is shutting down; retry in a moment (another replica, or this one "
+            + "once restarted, answers)";
+
+    /**
+     * The server begins to stop (SIGTERM): from now on a call that has not started is answered
+     * {@link #SHUTTING_DOWN} at once, instead of running against a server whose parts close
+     * under it (which ended in "internal error"), and the listener's graceful stop waits only
+     * for the calls already running.
+     */
+    public void beginShutdown() {
+        stopping.set(true);
+    }
+
     public int running() {
         return running.get();
     }
 
     public Mono<ToolOutcome> submit(String tool, Supplier<ToolOutcome> body) {
         return Mono.defer(() -> {
+            if (stopping.get()) {
+                return Mono.just(shuttingDown(tool));
+            }
             long queuedAt = System.nanoTime();
             CompletableFuture<ToolOutcome> future;
             try {
@@ -144,7 +167,15 @@ public final class ToolExecutor implements AutoCloseable {
         });
     }
 
+    private ToolOutcome shuttingDown(String tool) {
+        count(tool, "busy");
+        return ToolResults.error(SHUTTING_DOWN);
+    }
+
     private ToolOutcome run(String tool, Supplier<ToolOutcome> body, long queuedAt) {
+        if (stopping.get()) {
+            return shuttingDown(tool);
+        }
         long start = System.nanoTime();
         queueWait.observe((start - queuedAt) / 1e9);
         running.incrementAndGet();
@@ -156,6 +187,11 @@ public final class ToolExecutor implements AutoCloseable {
             count(tool, "error");
             return ToolResults.error(e.getMessage());
         } catch (RuntimeException e) {
+            if (stopping.get() || modelRunsShut(e)) {
+                // A part closed under a running call (an index, a model session): the stop, not a bug.
+                LOG.debug("tool {} ended by the stop: {}", tool, e.toString());
+                return shuttingDown(tool);
+            }
             // Internals stay in the log; the caller gets a reference to quote.
             String ref = UUID.randomUUID().toString().substring(0, 8);
             LOG.error("tool {} failed (ref {})", tool, ref, e);
@@ -169,6 +205,20 @@ public final class ToolExecutor implements AutoCloseable {
     }
 
     /**
+     * A model run refused because its gate is shut: on SIGTERM the process gate shuts at once
+     * (embed.NativeRuns), before the shutdown hook reaches {@link #beginShutdown()}, and every
+     * queued search that then needs an embedding or a rerank ends here. The stop, not a bug.
+     */
+    private static boolean modelRunsShut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof RunGate.Shut) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Counts one call in {@code ragsearch_tool_calls_total}: outcomes {@code ok}, {@code error}
      * (a tool error such as an unknown project), {@code busy}, {@code failure} (our bug),
      * {@code invalid} (arguments refused by the input schema, the body never ran) and
@@ -179,11 +229,16 @@ public final class ToolExecutor implements AutoCloseable {
                 "tool=\"" + tool + "\",outcome=\"" + outcome + "\"").inc();
     }
 
+    /**
+     * Stops the pools. Calls still queued are run now, on this thread: with the stop begun each
+     * ends at once with {@link #SHUTTING_DOWN}, so no caller waits on a call that was dropped.
+     */
     @Override
     public void close() {
-        pool.shutdownNow();
+        beginShutdown();
+        pool.shutdownNow().forEach(Runnable::run);
         if (lane != null) {
-            lane.shutdownNow();
+            lane.shutdownNow().forEach(Runnable::run);
             laneTimer.shutdownNow();
         }
     }

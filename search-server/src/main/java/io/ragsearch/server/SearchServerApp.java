@@ -164,7 +164,11 @@ public final class SearchServerApp implements AutoCloseable {
 
     @Override
     public void close() {
-        // The listener first: calls in flight finish against a complete server.
+        // Calls still queued are answered "shutting down, retry" from now on; the listener's graceful
+        // stop then waits only for the calls running, which finish against a complete server.
+        if (executor != null) {
+            executor.beginShutdown();
+        }
         try {
             if (mcp != null) {
                 mcp.close();

@@ -102,7 +102,6 @@ class CliIT {
     @Test
     void calibratePrintsTheContractJson() throws Exception {
         CliRun.Result r = runInProcess("calibrate", "--reranker", "minilm-pair", "--max-seq-len", "32", "--batch", "4", "--levels", "1,2");
-        assertEquals(0, r.exitCode(), r.err());
         var json = tools.jackson.databind.json.JsonMapper.builder().build().readTree(r.out());
         for (String field : List.of("method", "memoryLimitBytes", "residentBytes", "perRunBytes", "samples", "batch", "maxSeqLen",
                 "intraOpThreads", "rerankerDigest", "measuredAt")) {
@@ -110,7 +109,15 @@ class CliIT {
         }
         assertEquals(4, json.get("batch").asInt());
         assertEquals(32, json.get("maxSeqLen").asInt());
-        assertTrue(json.get("perRunBytes").asLong() > 0, r.out());
+        // Issue 32: on a busy machine these small runs can raise memory no higher than the noise; that
+        // outcome is said (exit 3, a message), never a cost of 0 passed off as measured.
+        if (json.get("perRunBytes").asLong() > 0) {
+            assertEquals(0, r.exitCode(), r.err());
+        } else {
+            assertEquals(CalibrateCommand.MEASURED_NOTHING, r.exitCode(), r.out() + r.err());
+            assertTrue(r.err().contains("calibrate: measured nothing: 2 level(s) of concurrent runs of minilm-pair (batch 4 x 32 "
+                    + "tokens)"), r.err());
+        }
     }
 
     private static HttpResponse<String> get(HttpClient http, int port, String path) throws IOException, InterruptedException {

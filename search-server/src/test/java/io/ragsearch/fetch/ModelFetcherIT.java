@@ -54,6 +54,19 @@ class ModelFetcherIT {
             }
             ex.close();
         });
+        // Issue 32: a byte now and then, each well within the read timeout: it kept a fetch going for ever.
+        server.createContext("/trickle.zip", ex -> {
+            ex.sendResponseHeaders(200, 1_000_000);
+            try {
+                while (!release.await(200, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    ex.getResponseBody().write('x');
+                    ex.getResponseBody().flush();
+                }
+            } catch (InterruptedException | IOException e) {
+                // the fetch gave up and closed the connection, or the test is over
+            }
+            ex.close();
+        });
         server.createContext("/silent.zip", ex -> {
             try {
                 release.await();
@@ -209,7 +222,7 @@ class ModelFetcherIT {
     void aServerThatStopsSendingEndsTheFetch(@TempDir Path dir) throws Exception {
         for (String path : java.util.List.of("/stall.zip", "/silent.zip")) {
             long t0 = System.nanoTime();
-            IOException stalled = assertThrows(IOException.class, () -> new ModelFetcher(1 << 30, 1 << 30, java.time.Duration.ofSeconds(2))
+            IOException stalled = assertThrows(IOException.class, () -> new ModelFetcher(1 << 30, 1 << 30, java.time.Duration.ofSeconds(2), ModelFetcher.DEADLINE)
                     .fetch(url(path), "a".repeat(64), dir.resolve("m")));
             double seconds = (System.nanoTime() - t0) / 1e9;
             assertTrue(stalled.getMessage().contains("no data from") || stalled.getMessage().contains("no answer within 2 s"),
@@ -218,6 +231,26 @@ class ModelFetcherIT {
             try (var left = Files.list(dir)) {
                 assertEquals(java.util.List.of(), left.toList(), "no partial download left");
             }
+        }
+    }
+
+    /** Issue 32: a server that sends a byte every so often, never silent for the read timeout, is ended by the deadline. */
+    @Test
+    void aTricklingServerIsEndedByTheDeadline(@TempDir Path dir) throws Exception {
+        java.util.concurrent.CompletableFuture<IOException> fetch = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                assertThrows(IOException.class, () -> new ModelFetcher(1 << 30, 1 << 30, java.time.Duration.ofSeconds(2),
+                        java.time.Duration.ofSeconds(3)).fetch(url("/trickle.zip"), "a".repeat(64), dir.resolve("m"))));
+        IOException ended;
+        try {
+            ended = fetch.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("a fetch with a 3 s deadline was still going after 60 s of trickle", e);
+        }
+        assertTrue(ended.getMessage().startsWith("fetching http://127.0.0.1:") && ended.getMessage().contains(
+                "/trickle.zip did not finish within 3 s (") && ended.getMessage().contains(" bytes received): the server sends "
+                + "too slowly; retry, or give more time with --deadline-seconds"), ended.getMessage());
+        try (var left = Files.list(dir)) {
+            assertEquals(java.util.List.of(), left.toList(), "no partial download left");
         }
     }
 

@@ -204,6 +204,11 @@ class BadInputCatalogueIT {
         cases.add(post("a well-formed initialize", rpc(1, "initialize",
                 "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"},\"_meta\":{}}"),
                 new Ok("\"result\"", null)));
+        // Issue 32: a wrong kind below the top level reached the SDK (HTTP 200, -32603, Jackson's text and class names).
+        for (InitializeShapes.Bad bad : InitializeShapes.BAD) {
+            cases.add(post("initialize " + bad.says().substring(0, bad.says().indexOf(" must")), bad.request(1),
+                    new RpcError(400, -32602, bad.says())));
+        }
         cases.add(postBytes("a raw NUL byte in a string", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"a\u0000b\"}"
                 .getBytes(StandardCharsets.UTF_8), JSON_HEADERS(), new RpcError(400, -32700, "not valid JSON")));
 
@@ -327,9 +332,13 @@ class BadInputCatalogueIT {
             cases.add(tool("list_documents cursor " + cursor, "list_documents", "{\"project\":\"evil\",\"cursor\":" + quote(cursor) + "}",
                     new ToolError("invalid cursor")));
         }
-        cases.add(tool("list_documents cursor past the last id", "list_documents",
-                "{\"project\":\"evil\",\"cursor\":\"" + java.util.Base64.getUrlEncoder().withoutPadding()
-                        .encodeToString("zzzz".getBytes(StandardCharsets.UTF_8)) + "\"}", new Ok("\"documents\":[]", "nextCursor")));
+        // Issue 32: a made-up cursor was honoured (an empty page here; elsewhere a page from anywhere).
+        for (String plain : List.of("zzzz", "rules", "1\u0000evil\u0000" + "0".repeat(16) + "\u0000rules",
+                "1\u0000handbook-en\u0000" + "0".repeat(16) + "\u0000rules")) {
+            cases.add(tool("list_documents cursor made up from " + plain.replace('\u0000', '|'), "list_documents",
+                    "{\"project\":\"evil\",\"cursor\":\"" + java.util.Base64.getUrlEncoder().withoutPadding()
+                            .encodeToString(plain.getBytes(StandardCharsets.UTF_8)) + "\"}", new ToolError("invalid cursor '")));
+        }
         cases.addAll(families());
         return cases;
     }

@@ -100,4 +100,22 @@ class McpRequestRulesTest {
         assertEquals(null, RULES.readableId("{\"id\":{}}".getBytes(StandardCharsets.UTF_8)), "an object is no id");
         assertEquals(null, RULES.readableId("not json".getBytes(StandardCharsets.UTF_8)));
     }
+
+    @Test
+    void nestedWrongKindsInInitializeAreMinus32602NamingTheFieldAndTheKind() {
+        for (InitializeShapes.Bad bad : InitializeShapes.BAD) {
+            McpRequestRules.Rejection r = check(bad.request(3), null).rejection()
+                    .orElseThrow(() -> new AssertionError("accepted: " + bad.params()));
+            assertEquals(-32602, r.code(), bad.params());
+            assertEquals(400, r.status(), bad.params());
+            assertEquals(3, r.id().asInt());
+            assertTrue(r.message().contains(bad.says()), bad.params() + " -> " + r.message());
+            assertFalse(r.message().matches("(?s).*(Exception|\\$|tools\\.jackson|McpSchema|io\\.modelcontextprotocol|java\\.|"
+                    + "Cannot construct|Source:).*"),
+                    "no class names: " + r.message());
+        }
+        for (String fine : InitializeShapes.GOOD) {
+            assertTrue(check(InitializeShapes.request(4, fine), null).rejection().isEmpty(), fine);
+        }
+    }
 }

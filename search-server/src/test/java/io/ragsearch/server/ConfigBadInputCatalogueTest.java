@@ -48,6 +48,13 @@ class ConfigBadInputCatalogueTest {
                 cases.add(new Case("server." + field + " = " + v, "server:\n  " + field + ": " + v + "\n" + PROJECT, Map.of(), field, null));
             }
         }
+        // Issue 32: within an int but past what the pools can hold; toolQueue 2000000000 ended in an out-of-memory crash.
+        for (String field : List.of("toolThreads", "toolQueue", "maxInFlightRequests")) {
+            cases.add(new Case("server." + field + " = 2000000000", "server:\n  " + field + ": 2000000000\n" + PROJECT, Map.of(),
+                    "server." + field + " must be at most ", null));
+        }
+        cases.add(new Case("rerank.concurrency = 2000000000", "rerank:\n  concurrency: 2000000000\n" + PROJECT, Map.of(),
+                "rerank.concurrency (RAGSEARCH_RERANK_CONCURRENCY) must be at most 1024", null));
         for (String field : List.of("concurrency", "queueTimeoutMillis", "intraOpThreads")) {
             for (String v : wrongNumbers) {
                 cases.add(new Case("rerank." + field + " = " + v, "rerank:\n  " + field + ": " + v + "\n" + PROJECT, Map.of(), field, null));

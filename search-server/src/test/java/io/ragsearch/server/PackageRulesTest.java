@@ -41,7 +41,7 @@ class PackageRulesTest {
             Map.entry("search", Set.of("contract", "corpus", "embed", "index", "query", "rerank")),
             Map.entry("store", Set.of("corpus", "embed", "index")),
             Map.entry("refresh", Set.of("corpus", "embed", "index", "rerank", "search", "store")),
-            Map.entry("mcp", Set.of("contract", "corpus", "index", "metrics", "rerank", "search")),
+            Map.entry("mcp", Set.of("contract", "corpus", "embed", "index", "metrics", "rerank", "search")),
             Map.entry("mcpclient", Set.of()),
             Map.entry("eval", Set.of("corpus", "index", "mcpclient", "query", "search")),
             Map.entry("verification", Set.of("contract", "eval", "mcpclient")),

@@ -70,7 +70,8 @@ class IngestIT {
 
     /**
      * Issue 21, medium 8: a NUL byte in one file, or two files with one id, aborted the whole ingest
-     * with a raw PostgreSQL error naming no file. Now each is that file's problem and the rest is written.
+     * with a raw PostgreSQL error naming no file; issue 32: so did a NUL made by an escape in the front
+     * matter. Now each is that file's problem and the rest is written.
      */
     @Test
     void oneBadFileCostsThatFileNotTheIngest() throws Exception {
@@ -79,8 +80,12 @@ class IngestIT {
         Files.writeString(dir.resolve("dup.md"), "# Dup\n### Article 1 (A)\nFirst text.\n");
         Files.writeString(dir.resolve("dup.txt"), "# Dup\n### Article 1 (A)\nSecond text.\n");
         Files.write(dir.resolve("nul.md"), "# Nul\n### Article 1 (A)\nBefore\u0000after.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        // Issue 32: no NUL byte in the file, but a YAML escape makes one in the title; PostgreSQL refused the write.
+        Files.writeString(dir.resolve("nul-title.md"), "---\ntitle: \"a\\u0000b\"\n---\n### Article 1 (A)\nEscaped.\n");
         CorpusLoader.LoadedCorpus loaded = new CorpusLoader(false).load(project, dir);
         String problems = String.join("\n", loaded.problems());
+        assertTrue(problems.contains("nul-title: a NUL character in its front matter's title (from an escape), not text, left out"),
+                problems);
         assertTrue(problems.contains("dup.txt: the same document id 'dup' as dup.md, left out; dup.md is served (rename one of them)"), problems);
         assertTrue(problems.contains("nul: a NUL byte at byte"), problems);
         try (Database db = TestDatabase.open()) {

@@ -22,6 +22,20 @@ public final class Bounds {
      */
     public static final int INTRA_OP_THREADS_MAX = 256;
 
+    /**
+     * Threads of the tool pool (and of the rerank lane, one per rerank permit): tool work is
+     * CPU-bound, so past a node's cores they only wait inside the OS, and each costs a stack.
+     */
+    public static final int TOOL_THREADS_MAX = 1024;
+    /**
+     * Calls waiting for a tool thread. The queue is allocated whole at start (2000000000 ended in
+     * an out-of-memory crash), each waiting call can hold a request body of up to 1 MiB, and a
+     * call behind ten thousand others waits minutes: "busy, retry" serves it better.
+     */
+    public static final int TOOL_QUEUE_MAX = 10_000;
+    /** Requests served at once: at most every tool thread busy and every queue place taken. */
+    public static final int MAX_IN_FLIGHT_MAX = TOOL_THREADS_MAX + TOOL_QUEUE_MAX;
+
     public static final List<String> LANGUAGES = List.of("auto", "ko", "en");
     public static final String LANGUAGE_REGEX = "^(auto|ko|en)$";
     public static final List<String> RETRIEVAL_MODES = List.of("auto", "lexical", "vector", "hybrid");

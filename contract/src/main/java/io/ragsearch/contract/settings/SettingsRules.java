@@ -31,13 +31,21 @@ public final class SettingsRules {
                 problems.add("server.mcpPort and server.adminPort must differ (both " + mcp + ")");
             }
             positive(problems, "server.toolThreads", server.toolThreads());
+            atMost(problems, "server.toolThreads", server.toolThreads(), Bounds.TOOL_THREADS_MAX,
+                    "tool work is CPU-bound: more threads than cores only wait");
             positive(problems, "server.toolQueue", server.toolQueue());
+            atMost(problems, "server.toolQueue", server.toolQueue(), Bounds.TOOL_QUEUE_MAX,
+                    "calls waiting for a tool thread; the queue is allocated at start, past it calls are answered \"busy, retry\"");
             positive(problems, "server.maxInFlightRequests", server.maxInFlightRequests());
+            atMost(problems, "server.maxInFlightRequests", server.maxInFlightRequests(), Bounds.MAX_IN_FLIGHT_MAX,
+                    "every tool thread and queue place at their maximum");
             positive(problems, "server.maxQueryChars", server.maxQueryChars());
         }
         ServerSettings.Rerank rerank = s.rerank();
         if (rerank != null) {
             positive(problems, "rerank.concurrency (RAGSEARCH_RERANK_CONCURRENCY)", rerank.concurrency());
+            atMost(problems, "rerank.concurrency (RAGSEARCH_RERANK_CONCURRENCY)", rerank.concurrency(), Bounds.TOOL_THREADS_MAX,
+                    "a rerank lane thread for each");
             positive(problems, "rerank.queueTimeoutMillis", rerank.queueTimeoutMillis());
             addIfAny(problems, intraOpThreads("rerank.intraOpThreads", rerank.intraOpThreads()));
             if (rerank.calibrationLevels() != null) {
@@ -181,6 +189,12 @@ public final class SettingsRules {
     private static void positive(List<String> problems, String field, Integer value) {
         if (value != null && value < 1) {
             problems.add(field + " must be at least 1, got " + value);
+        }
+    }
+
+    private static void atMost(List<String> problems, String field, Integer value, int max, String why) {
+        if (value != null && value > max) {
+            problems.add(field + " must be at most " + max + " (" + why + "), got " + value);
         }
     }
 

@@ -84,6 +84,23 @@ class SettingsRulesTest {
         }
     }
 
+    /** Issue 32: toolQueue 2000000000 passed the rules and the server ended in an out-of-memory crash allocating it. */
+    @Test
+    void poolSizesHaveAnUpperBoundWithTheReason() {
+        ServerSettings s = withProjects(List.of(project("handbook", "/docs")))
+                .withServer(ServerSettings.Server.EMPTY.withToolQueue(2_000_000_000).withToolThreads(100_000).withMaxInFlightRequests(50_000))
+                .withRerank(ServerSettings.Rerank.EMPTY.withConcurrency(5000));
+        assertEquals(List.of(
+                "server.toolThreads must be at most 1024 (tool work is CPU-bound: more threads than cores only wait), got 100000",
+                "server.toolQueue must be at most 10000 (calls waiting for a tool thread; the queue is allocated at start, past it "
+                        + "calls are answered \"busy, retry\"), got 2000000000",
+                "server.maxInFlightRequests must be at most 11024 (every tool thread and queue place at their maximum), got 50000",
+                "rerank.concurrency (RAGSEARCH_RERANK_CONCURRENCY) must be at most 1024 (a rerank lane thread for each), got 5000"),
+                SettingsRules.problems(s));
+        assertEquals(List.of(), SettingsRules.problems(withProjects(List.of(project("handbook", "/docs"))).withServer(
+                ServerSettings.Server.EMPTY.withToolQueue(Bounds.TOOL_QUEUE_MAX).withToolThreads(Bounds.TOOL_THREADS_MAX))));
+    }
+
     @Test
     void nothingToServeIsAProblemUnlessADatabaseIs() {
         assertEquals(List.of("no projects: give at least one under projects (or --project NAME=DIR), or a database"),
