@@ -101,6 +101,10 @@ public final class VectorCache {
             missing = fromSiblings(file, dimension, unit, hashes, out, missing);
         }
         progress.reused(texts.size() - missing.size(), ChunkedEmbedding.chars(texts) - chars(texts, missing));
+        if (!missing.isEmpty()) {
+            LOG.info("project {}: {} of {} article vectors from the cache ({} part files), embedding {}", project,
+                    texts.size() - missing.size(), texts.size(), partFiles.size(), missing.size());
+        }
         List<Path> written = new ArrayList<>();
         ChunkedEmbedding.embed(embedder, texts, missing, out, progress, chunk -> {
             Map<Hash, float[]> entries = new LinkedHashMap<>();

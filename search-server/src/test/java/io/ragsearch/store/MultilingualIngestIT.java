@@ -73,7 +73,7 @@ class MultilingualIngestIT {
                  TextEmbedder noPrefix = embedder(files, "")) {
                 StoredProject stored = new CorpusStore(db).read(project).orElseThrow();
                 assertEquals(e5.digest(), stored.embeddingDigest());
-                assertTrue(stored.embeddingDigest().endsWith("+passagePrefix=\"passage: \""), stored.embeddingDigest());
+                assertTrue(stored.embeddingDigest().endsWith(",passagePrefix=\"passage: \""), stored.embeddingDigest());
                 Document d = stored.corpus().documents().get(0);
                 List<String> texts = d.articles().stream().map(a -> IndexBuilder.embeddingText(new IndexedArticle(d, a))).toList();
                 float[][] expected = e5.embedPassages(texts);

@@ -57,6 +57,15 @@ final class FakePodAdminEndpoints implements PodAdminClient, AutoCloseable {
         return http.database("127.0.0.1", server.getAddress().getPort());
     }
 
+    @Override
+    public Optional<io.ragsearch.operator.podadmin.EmbeddingState> embedding(String podIp, int adminPort) throws IOException {
+        HttpServer server = servers.get(podIp);
+        if (server == null) {
+            throw new IOException("connection refused: " + podIp + ":" + adminPort);
+        }
+        return http.embedding("127.0.0.1", server.getAddress().getPort());
+    }
+
     /** Makes the pod at {@code podIp} a candidate whose run, once POSTed, answers this (running until set). */
     void verificationResult(String podIp, Verification v) {
         verifications.put(podIp, VerificationJson.write(v));

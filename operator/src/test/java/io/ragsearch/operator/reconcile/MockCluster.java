@@ -114,6 +114,19 @@ public final class MockCluster {
         return client.pods().inNamespace(d.getMetadata().getNamespace()).resource(pod).create();
     }
 
+    /** A pod of the Deployment's current template that runs but is not ready (started, still embedding, say). */
+    static Pod notReadyPod(KubernetesClient client, Deployment d, String podName, String ip) {
+        Map<String, String> labels = d.getSpec().getTemplate().getMetadata().getLabels();
+        Pod pod = new PodBuilder()
+                .withNewMetadata().withName(podName).withNamespace(d.getMetadata().getNamespace()).withLabels(labels).endMetadata()
+                .withSpec(d.getSpec().getTemplate().getSpec())
+                .withNewStatus().withPhase("Running").withPodIP(ip)
+                .addNewCondition().withType("Ready").withStatus("False").endCondition()
+                .endStatus()
+                .build();
+        return client.pods().inNamespace(d.getMetadata().getNamespace()).resource(pod).create();
+    }
+
     public static String env(Deployment d, String name) {
         return d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
                 .filter(e -> e.getName().equals(name)).findFirst().map(e -> e.getValue()).orElse(null);
