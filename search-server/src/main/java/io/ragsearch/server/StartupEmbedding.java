@@ -2,6 +2,7 @@ package io.ragsearch.server;
 
 import io.ragsearch.embed.ChunkedEmbedding;
 import io.ragsearch.embed.EmbeddingProgress;
+import io.ragsearch.embed.RunGate;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.ProjectLoader;
 import java.io.IOException;
@@ -75,7 +76,8 @@ final class StartupEmbedding {
                 }
                 after.run();
                 ready = true;
-            } catch (CancellationException e) {
+            } catch (CancellationException | RunGate.Shut e) {
+                // Closed (SIGTERM shuts the run gate first, close interrupts between chunks): a stop, not a failure.
                 LOG.info("article embedding stopped: {} (the vector cache keeps what is done)", e.getMessage());
             } catch (RuntimeException | Error e) {
                 if (worker != null && worker.isInterrupted()) {
