@@ -5,7 +5,6 @@ import io.ragsearch.metrics.Metrics;
 import io.ragsearch.refresh.DatabaseSync;
 import io.ragsearch.refresh.StoredProjectLoader;
 import io.ragsearch.rerank.RerankLimiter;
-import io.ragsearch.search.Project;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.ProjectLoader;
 import io.ragsearch.search.ProjectSettings;
@@ -84,8 +83,10 @@ final class ProjectAssembly implements AutoCloseable {
             } else {
                 into.put(loader.complete(prepared, new EmbeddingProgress()));
             }
-            LOG.info("project {} indexed in {} ms{}", p.name(), (System.nanoTime() - t0) / 1_000_000,
-                    prepared.needsVectors() ? " (without its article vectors: they follow)" : "");
+            if (lexicalFirst || !prepared.needsVectors()) {
+                LOG.info("project {} indexed in {} ms{}", p.name(), (System.nanoTime() - t0) / 1_000_000,
+                        prepared.needsVectors() ? " (without its article vectors: they follow)" : "");
+            }
         }
         return new StartupEmbedding(loader, needVectors, into);
     }

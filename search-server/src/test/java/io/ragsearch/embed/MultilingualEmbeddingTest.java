@@ -227,6 +227,13 @@ class MultilingualEmbeddingTest {
              TextEmbedder tampered = TextEmbedder.load(TestProjects.REGISTRY, other, new SessionSettings(1, SessionSettings.Arena.SHRINK), raw)) {
             assertNotEquals(files.tokenizerDigest(), other.tokenizerDigest());
             assertNotEquals(genuine.digest(), tampered.digest(), "a swapped tokenizer.json must not write or read the genuine vectors");
+            // Through the cache: what the tampered embedder wrote, the genuine one never reads (it embeds afresh).
+            VectorCache cache = new VectorCache(models.resolve("cache-" + System.nanoTime()));
+            List<String> texts = List.of("근로자는 연차 휴가", "유급 휴가를 받는다");
+            assertEquals(2, cache.passages(tampered, "rules", texts).embedded());
+            VectorCache.Outcome read = cache.passages(genuine, "rules", texts);
+            assertEquals(0, read.reused());
+            assertArrayEquals(genuine.embedPassages(texts)[1], read.vectors()[1], 1e-6f);
         }
     }
 

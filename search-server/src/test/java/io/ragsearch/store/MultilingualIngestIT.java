@@ -94,9 +94,10 @@ class MultilingualIngestIT {
             String again = cli("ingest", "--db", url, "--user", TestDatabase.user(), "--project", project,
                     "--config", config(model, "").toString(), corpus.toString());
             assertTrue(again.contains("0 added, 1 updated"), again);
-            try (Database db = TestDatabase.open()) {
-                assertEquals(ModelFiles.digestOf(model.resolve("model.onnx")),
-                        new CorpusStore(db).read(project).orElseThrow().embeddingDigest());
+            try (Database db = TestDatabase.open(); TextEmbedder noPrefix = embedder(files, "")) {
+                assertEquals(noPrefix.digest(), new CorpusStore(db).read(project).orElseThrow().embeddingDigest());
+                assertTrue(noPrefix.digest().startsWith(ModelFiles.digestOf(model.resolve("model.onnx")) + "+tokenizer=sha256:"),
+                        noPrefix.digest());
             }
         } finally {
             TestDatabase.execute("DELETE FROM projects WHERE name = '" + project + "'");
