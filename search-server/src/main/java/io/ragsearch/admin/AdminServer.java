@@ -127,7 +127,13 @@ public final class AdminServer implements AutoCloseable {
             return json(503, body);
         });
         endpoints.put(AdminEndpoints.READYZ, () -> health.notReadyReason()
-                .map(reason -> json(503, Map.of("status", "not ready", "reason", reason)))
+                .map(reason -> {
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("status", "not ready");
+                    body.put("reason", reason);
+                    body.putAll(health.notReadyDetails()); // e.g. the article embedding's progress
+                    return json(503, body);
+                })
                 .orElseGet(() -> text(200, "ready\n")));
         endpoints.put(AdminEndpoints.INFO, () -> json(200, info.get()));
         endpoints.put(AdminEndpoints.CALIBRATION, () -> calibrationJson.get()

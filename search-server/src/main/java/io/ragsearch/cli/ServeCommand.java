@@ -6,6 +6,7 @@ import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.server.SearchServerApp;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,12 +34,24 @@ final class ServeCommand implements Callable<Integer> {
         // The flags beat the environment, which beats the file.
         ServerEnvironment env = ServerEnvironment.read(System.getenv()).withListener(bind, mcpPort, adminPort);
         AppSettings settings = SettingsResolver.resolve(projects.resolve(env), env);
-        SearchServerApp app = SearchServerApp.start(settings);
+        SearchServerApp app = SearchServerApp.launch(settings);
         CountDownLatch stopped = new CountDownLatch(1);
+        AtomicBoolean stopping = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopping.set(true);
             app.close();
             stopped.countDown();
         }, "shutdown"));
+        // Started (/startupz 200): the article vectors and calibration follow, /readyz shows their progress.
+        try {
+            app.awaitReady();
+        } catch (IllegalStateException e) {
+            if (!stopping.get()) {
+                throw e; // a failed embedding ends the process like any failed start; the vector cache keeps its chunks
+            }
+            stopped.await();
+            return 0;
+        }
         String host = settings.serving().mcp().bindAddress();
         // One machine-readable line, for people and for scripts that started us with port 0.
         System.out.println("ragsearch listening: mcp=http://" + host + ":" + app.mcpPort() + "/mcp admin=http://" + host + ":"

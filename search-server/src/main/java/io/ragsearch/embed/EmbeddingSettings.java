@@ -1,8 +1,6 @@
 package io.ragsearch.embed;
 
 import io.ragsearch.contract.settings.SettingsRules;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -75,30 +73,5 @@ public record EmbeddingSettings(Pooling pooling, boolean normalize, int maxSeqLe
                 maxSeqLen == null ? base.maxSeqLen() : maxSeqLen,
                 queryPrefix == null ? base.queryPrefix() : queryPrefix,
                 passagePrefix == null ? base.passagePrefix() : passagePrefix, output);
-    }
-
-    /**
-     * What in these settings changes the stored (passage) vectors, relative to the defaults;
-     * empty for the defaults. The query prefix is left out: it changes query vectors only.
-     * {@code resolvedOutput} is named only when it is not the output the model would get by default.
-     */
-    String passageVectorTag(String resolvedOutput, String defaultOutput) {
-        List<String> parts = new ArrayList<>();
-        if (pooling != DEFAULTS.pooling()) {
-            parts.add("pooling=" + pooling.wireName());
-        }
-        if (normalize != DEFAULTS.normalize()) {
-            parts.add("normalize=" + normalize);
-        }
-        if (maxSeqLen != DEFAULTS.maxSeqLen()) {
-            parts.add("maxSeqLen=" + maxSeqLen);
-        }
-        if (!passagePrefix.isEmpty()) {
-            parts.add("passagePrefix=\"" + passagePrefix + "\"");
-        }
-        if (!resolvedOutput.equals(defaultOutput)) {
-            parts.add("output=" + resolvedOutput);
-        }
-        return String.join(",", parts);
     }
 }

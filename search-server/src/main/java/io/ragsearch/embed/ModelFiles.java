@@ -34,6 +34,7 @@ public final class ModelFiles {
     private final PathSource model;
     private final Reader tokenizer;
     private String digest;
+    private String tokenizerDigest;
 
     private ModelFiles(String name, String source, PathSource model, Reader tokenizer) {
         this.name = name;
@@ -112,8 +113,36 @@ public final class ModelFiles {
         return digest;
     }
 
+    /**
+     * tokenizer.json's bytes. The first read fixes {@link #tokenizerDigest()}; a later read of
+     * other bytes (the file replaced while the model loads) is refused, so the digest always
+     * names the tokenizer every embedder of these files was built from.
+     */
     public byte[] readTokenizer() throws IOException {
-        return tokenizer.read();
+        byte[] bytes = tokenizer.read();
+        String read = "sha256:" + HexFormat.of().formatHex(sha256().digest(bytes));
+        synchronized (this) {
+            if (tokenizerDigest == null) {
+                tokenizerDigest = read;
+            } else if (!tokenizerDigest.equals(read)) {
+                throw new IOException("tokenizer.json of model " + name + " changed while it was loading (" + tokenizerDigest
+                        + ", now " + read + ")");
+            }
+        }
+        return bytes;
+    }
+
+    /** sha256 of tokenizer.json as it was read (read now if it has not been): part of the embedder's identity. */
+    public String tokenizerDigest() throws IOException {
+        synchronized (this) {
+            if (tokenizerDigest != null) {
+                return tokenizerDigest;
+            }
+        }
+        readTokenizer();
+        synchronized (this) {
+            return tokenizerDigest;
+        }
     }
 
     /** sha256 of files one after the other, streamed (a 2 GB weights file never sits in memory). */

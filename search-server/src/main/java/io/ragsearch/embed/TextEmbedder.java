@@ -38,8 +38,8 @@ public final class TextEmbedder implements AutoCloseable {
     private final int dimension;
     private final AtomicLong textsEmbedded = new AtomicLong();
 
-    private TextEmbedder(ModelRegistry.LoadedModel model, TextTokenizer tokenizer, EmbeddingSettings settings)
-            throws OrtException {
+    private TextEmbedder(ModelRegistry.LoadedModel model, TextTokenizer tokenizer, String tokenizerDigest,
+                         EmbeddingSettings settings) throws OrtException {
         this.name = model.name();
         this.model = model;
         this.tokenizer = tokenizer;
@@ -62,9 +62,8 @@ public final class TextEmbedder implements AutoCloseable {
                     + "; expected [batch, tokens, dim] (pooled here) or [batch, dim]");
         }
         this.tokenLevel = rank == 3;
-        String tag = settings.passageVectorTag(output, auto);
-        // Stored embeddings are matched on this: settings that change passage vectors must change it.
-        this.digest = tag.isEmpty() ? model.digest() : model.digest() + "+" + tag;
+        // Stored embeddings are matched on this: everything that changes passage vectors must change it.
+        this.digest = EmbedderDigest.of(model.digest(), tokenizerDigest, settings, output);
         this.dimension = embedBatch(List.of("dimension probe"), "")[0].length;
     }
 
@@ -94,14 +93,16 @@ public final class TextEmbedder implements AutoCloseable {
     public static TextEmbedder load(ModelRegistry registry, ModelFiles files, SessionSettings session,
                                     EmbeddingSettings settings, TextTokenizer tokenizer) throws IOException {
         ModelRegistry.LoadedModel model;
+        String tokenizerDigest;
         try {
+            tokenizerDigest = files.tokenizerDigest();
             model = registry.load(files, session);
         } catch (IOException | RuntimeException e) {
             tokenizer.close();
             throw e;
         }
         try {
-            return new TextEmbedder(model, tokenizer, settings);
+            return new TextEmbedder(model, tokenizer, tokenizerDigest, settings);
         } catch (OrtException | RuntimeException e) {
             tokenizer.close();
             throw new IOException("embedding model " + files.name() + " does not fit: " + e.getMessage(), e);
@@ -113,8 +114,8 @@ public final class TextEmbedder implements AutoCloseable {
     }
 
     /**
-     * The model file's sha256, followed by "+" and the settings that change passage vectors
-     * when they differ from the defaults: the identity stored embeddings are checked against.
+     * The identity stored embeddings are checked against: the model file's and the tokenizer
+     * file's sha256 and every setting that changes passage vectors ({@link EmbedderDigest}).
      */
     public String digest() {
         return digest;

@@ -1,6 +1,7 @@
 package io.ragsearch.refresh;
 
 import io.ragsearch.embed.TextEmbedder;
+import io.ragsearch.embed.VectorCheck;
 import io.ragsearch.index.IndexBuilder;
 import io.ragsearch.index.Language;
 import io.ragsearch.index.ProjectIndex;
@@ -60,8 +61,17 @@ public final class StoredProjectLoader {
                         + stored.embeddingDigest() + ") but this server embeds queries with " + e.name() + " (" + e.digest()
                         + "): re-run ingest with this server's model, or configure the stored one");
             }
-            mode = requested == RetrievalMode.AUTO ? RetrievalMode.HYBRID : requested;
-            reason = requested == RetrievalMode.AUTO ? "auto: embeddings stored by " + stored.embeddingModel() : "configured";
+            // The digest says who wrote the rows, not that they hold vectors: one NaN would make every cosine NaN.
+            var unusable = VectorCheck.firstProblem(vectors, e.dimension(), e.settings().normalize());
+            if (unusable.isPresent()) {
+                LOG.warn("project {}: stored embeddings not used ({}); serving it lexical until it is re-ingested", stored.name(),
+                        unusable.get());
+                mode = RetrievalMode.LEXICAL;
+                reason = "stored embeddings fail their check (" + unusable.get() + "): re-run ingest";
+            } else {
+                mode = requested == RetrievalMode.AUTO ? RetrievalMode.HYBRID : requested;
+                reason = requested == RetrievalMode.AUTO ? "auto: embeddings stored by " + stored.embeddingModel() : "configured";
+            }
         }
         ProjectIndex index = IndexBuilder.build(corpus, language, null, mode.usesVectors() ? vectors : null);
         Reranker reranker = settings.reranker().map(rerankers).orElse(null);

@@ -11,6 +11,8 @@ import io.ragsearch.index.TokenizerFit;
 import io.ragsearch.embed.TextEmbedder;
 import io.ragsearch.embed.TextTokenizer;
 import io.ragsearch.corpus.Corpus;
+import io.ragsearch.embed.ChunkedEmbedding;
+import io.ragsearch.embed.EmbeddingProgress;
 import io.ragsearch.embed.VectorCache;
 import java.io.IOException;
 import java.util.List;
@@ -68,15 +70,18 @@ public final class ProjectLoader {
         this.vectorCache = vectorCache;
     }
 
-    /** The live articles' vectors, from the cache where it holds them. */
-    private float[][] vectors(String project, Corpus corpus) {
+    /** The live articles' vectors, from the cache where it holds them, reported to {@code progress} a chunk at a time. */
+    private float[][] vectors(String project, Corpus corpus, EmbeddingProgress progress) {
         TextEmbedder e = embedder.get();
         List<String> texts = IndexBuilder.embeddingTexts(corpus);
         long t0 = System.nanoTime();
+        progress.project(project);
         if (vectorCache.isEmpty()) {
-            return e.embedPassages(texts);
+            float[][] out = new float[texts.size()][];
+            ChunkedEmbedding.embed(e, texts, ChunkedEmbedding.all(texts.size()), out, progress, chunk -> { });
+            return out;
         }
-        VectorCache.Outcome outcome = vectorCache.get().passages(e, project, texts);
+        VectorCache.Outcome outcome = vectorCache.get().passages(e, project, texts, progress);
         LOG.info("project {}: {} article vectors from the cache, {} embedded in {} ms ({})", project, outcome.reused(),
                 outcome.embedded(), (System.nanoTime() - t0) / 1_000_000, vectorCache.get().root());
         return outcome.vectors();
@@ -86,8 +91,32 @@ public final class ProjectLoader {
     public record EmbeddingTokenizer(String modelName, TextTokenizer tokenizer) {
     }
 
+    /**
+     * A directory project whose corpus is loaded and whose language and retrieval mode are
+     * chosen, its index not built yet: {@link #complete} builds it with its vectors,
+     * {@link #lexicalFirst} without them.
+     */
+    public record Prepared(ProjectSettings settings, CorpusLoader.LoadedCorpus loaded, Language language, RetrievalMode mode,
+                           String reason) {
+
+        /** Whether the project's index needs article vectors (the slow part of a first start). */
+        public boolean needsVectors() {
+            return mode.usesVectors();
+        }
+
+        /** The texts whose vectors {@link #complete} needs: what a progress counts. */
+        public List<String> embeddingTexts() {
+            return needsVectors() ? IndexBuilder.embeddingTexts(loaded.corpus()) : List.of();
+        }
+    }
+
     /** A directory project: its corpus loaded, its language and retrieval mode chosen, its index built. */
     public Project load(ProjectSettings config) throws IOException {
+        return complete(prepare(config), new EmbeddingProgress());
+    }
+
+    /** The corpus loaded, the language and retrieval mode chosen; no index, nothing embedded. */
+    public Prepared prepare(ProjectSettings config) throws IOException {
         ProjectSettings.DirectorySource source = config.directory()
                 .orElseThrow(() -> new IllegalArgumentException("project '" + config.name() + "' has no directory"));
         CorpusLoader.LoadedCorpus loaded = new CorpusLoader(source.includeAddenda(), source.include())
@@ -120,10 +149,36 @@ public final class ProjectLoader {
         LOG.info("project {}: {} documents, {} articles, language {}, retrieval {} ({})", config.name(),
                 corpus.documents().size(), corpus.articleCount(), language.name().toLowerCase(Locale.ROOT),
                 mode.wireName(), reason);
-        ProjectIndex index = IndexBuilder.build(corpus, language, null, mode.usesVectors() ? vectors(config.name(), corpus) : null);
+        return new Prepared(config, loaded, language, mode, reason);
+    }
+
+    /**
+     * The project as configured, its vectors read from the cache or embedded (reported to
+     * {@code progress}, which the caller has told {@link Prepared#embeddingTexts()} to expect).
+     */
+    public Project complete(Prepared p, EmbeddingProgress progress) throws IOException {
+        var corpus = p.loaded().corpus();
+        float[][] vectors = p.needsVectors() ? vectors(p.settings().name(), corpus, progress) : null;
+        return project(p, p.mode(), p.reason(), IndexBuilder.build(corpus, p.language(), null, vectors));
+    }
+
+    /**
+     * Until its vectors exist, the project served by its lexical leg alone, with the lexical
+     * gate, and saying so in its retrieval reason: honest lexical answers for a caller that
+     * reaches the server directly while readiness keeps the Service's traffic away.
+     */
+    public Project lexicalFirst(Prepared p) throws IOException {
+        var corpus = p.loaded().corpus();
+        String reason = "lexical until its article vectors are embedded, then " + p.mode().wireName() + " (" + p.reason() + ")";
+        return project(p, RetrievalMode.LEXICAL, reason, IndexBuilder.build(corpus, p.language(), null, null));
+    }
+
+    private Project project(Prepared p, RetrievalMode mode, String reason, ProjectIndex index) {
+        ProjectSettings config = p.settings();
         Reranker reranker = config.reranker().map(rerankers).orElse(null);
-        CosineEvidence evidence = CosineEvidence.forProject(mode, language, embedder);
-        return new Project(config.name(), config.description(), corpus, index, mode, reason,
-                config.retrieval().gate(mode, reranker != null && reranker.trained(), evidence), loaded.problems(), reranker, evidence);
+        CosineEvidence evidence = CosineEvidence.forProject(mode, p.language(), embedder);
+        return new Project(config.name(), config.description(), p.loaded().corpus(), index, mode, reason,
+                config.retrieval().gate(mode, reranker != null && reranker.trained(), evidence), p.loaded().problems(),
+                reranker, evidence);
     }
 }

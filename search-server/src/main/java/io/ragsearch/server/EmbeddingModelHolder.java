@@ -1,6 +1,7 @@
 package io.ragsearch.server;
 
 import io.ragsearch.embed.EmbeddingModel;
+import io.ragsearch.embed.ModelFiles;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.SessionSettings;
 import io.ragsearch.embed.TextEmbedder;
@@ -26,6 +27,8 @@ final class EmbeddingModelHolder implements AutoCloseable {
     private final Consumer<String> phase;
     private TextEmbedder embedder;
     private ProjectLoader.EmbeddingTokenizer tokenizerOnly;
+    /** The files tokenizerOnly was read from: the embedder's digest must name that tokenizer.json. */
+    private ModelFiles tokenizerFiles;
 
     /** @param phase told what is loading, for the startup probe */
     EmbeddingModelHolder(EmbeddingModel model, SessionSettings session, ModelRegistry registry, Consumer<String> phase) {
@@ -44,6 +47,7 @@ final class EmbeddingModelHolder implements AutoCloseable {
             try {
                 var files = model.files();
                 tokenizerOnly = new ProjectLoader.EmbeddingTokenizer(files.name(), TextEmbedder.loadTokenizer(files, model.settings()));
+                tokenizerFiles = files;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -60,7 +64,7 @@ final class EmbeddingModelHolder implements AutoCloseable {
                 ProjectLoader.EmbeddingTokenizer handed = tokenizerOnly;
                 tokenizerOnly = null; // taken over: closed with the embedder, or by load when it fails
                 embedder = handed != null
-                        ? TextEmbedder.load(registry, model.files(), session, model.settings(), handed.tokenizer())
+                        ? TextEmbedder.load(registry, tokenizerFiles, session, model.settings(), handed.tokenizer())
                         : TextEmbedder.load(registry, model.files(), session, model.settings());
                 LOG.info("embedding model {} ({}) loaded in {} ms", embedder.name(), embedder.digest(),
                         (System.nanoTime() - t0) / 1_000_000);

@@ -5,12 +5,15 @@ import io.ragsearch.metrics.Metrics;
 import io.ragsearch.refresh.DatabaseSync;
 import io.ragsearch.refresh.StoredProjectLoader;
 import io.ragsearch.rerank.RerankLimiter;
-import io.ragsearch.search.Project;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.ProjectLoader;
 import io.ragsearch.search.ProjectSettings;
 import io.ragsearch.search.SearchService;
+import io.ragsearch.embed.EmbeddingProgress;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,21 +41,54 @@ final class ProjectAssembly implements AutoCloseable {
         this.rerankers = new RerankerCache(registry, m.rerank().session(), phase);
     }
 
-    /** Loads every directory project into the catalog, and every configured reranker (calibration measures them all). */
+    /** Loads every directory project into the catalog, its vectors embedded before it is put there (query, eval, stdio). */
     void loadDirectoryProjects(ProjectCatalog into) throws IOException {
+        try {
+            prepareDirectoryProjects(into, false).runHere();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /**
+     * Loads every directory project into the catalog in its lexical form where its vectors are
+     * still to be embedded (and every configured reranker: calibration measures them all), and
+     * returns that embedding, not started: `serve` runs it in the background, after the startup
+     * probe has passed, so a first start of any size is never killed for its length.
+     */
+    StartupEmbedding prepareDirectoryProjects(ProjectCatalog into) throws IOException {
+        return prepareDirectoryProjects(into, true);
+    }
+
+    /** @param lexicalFirst whether a project waiting for its vectors is put in the catalog in its lexical form meanwhile */
+    private StartupEmbedding prepareDirectoryProjects(ProjectCatalog into, boolean lexicalFirst) throws IOException {
         settings.projects().forEach(p -> p.reranker().ifPresent(rerankers::get));
         ProjectLoader loader = new ProjectLoader(embedding::tokenizer, embedding::embedder, rerankers::get,
                 settings.models().vectorCache());
+        List<ProjectLoader.Prepared> needVectors = new ArrayList<>();
         for (ProjectSettings p : settings.projects()) {
             if (p.directory().isEmpty()) {
                 continue;
             }
             phase.accept("indexing project " + p.name());
             long t0 = System.nanoTime();
-            Project project = loader.load(p);
-            into.put(project);
-            LOG.info("project {} indexed in {} ms", p.name(), (System.nanoTime() - t0) / 1_000_000);
+            ProjectLoader.Prepared prepared = loader.prepare(p);
+            if (prepared.needsVectors()) {
+                // Loaded now, so that embedding starts without waiting and the first query does not load it.
+                embedding.embedder();
+                needVectors.add(prepared);
+                if (lexicalFirst) {
+                    into.put(loader.lexicalFirst(prepared));
+                }
+            } else {
+                into.put(loader.complete(prepared, new EmbeddingProgress()));
+            }
+            if (lexicalFirst || !prepared.needsVectors()) {
+                LOG.info("project {} indexed in {} ms{}", p.name(), (System.nanoTime() - t0) / 1_000_000,
+                        prepared.needsVectors() ? " (without its article vectors: they follow)" : "");
+            }
         }
+        return new StartupEmbedding(loader, needVectors, into);
     }
 
     /** The search over the catalog, with the process-wide rerank limiter (its permits are the memory bound). */

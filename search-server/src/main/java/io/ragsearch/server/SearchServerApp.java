@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: the search server assembled from its resolved settings. Admin listener
- * first (so probes answer during model load and indexing), then models, project indexes,
- * calibration, and last the MCP listener; database projects follow in the background.
+ * first (so probes answer during model load and indexing), then models, lexical project
+ * indexes and the MCP listener (started); article vectors, then calibration, follow in the
+ * background behind readiness, and so do database projects.
  */
 public final class SearchServerApp implements AutoCloseable {
 
@@ -43,6 +44,7 @@ public final class SearchServerApp implements AutoCloseable {
     private final ProjectCatalog catalog = new ProjectCatalog();
     private final ProjectAssembly assembly;
     private volatile Calibration calibration;
+    private volatile StartupEmbedding vectors;
     private AdminServer admin;
     private Database database;
     private volatile DatabaseSync databaseSync;
@@ -63,7 +65,27 @@ public final class SearchServerApp implements AutoCloseable {
         return start(SettingsResolver.resolve(config, ServerEnvironment.read(env)));
     }
 
+    /**
+     * Starts the server and waits until it is ready: every project with its vectors, calibration
+     * done (what in-process callers and tests want: the answers of the configured ranking).
+     */
     public static SearchServerApp start(AppSettings settings) throws Exception {
+        SearchServerApp app = launch(settings);
+        try {
+            app.awaitReady();
+            return app;
+        } catch (Exception | Error e) {
+            app.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts the server and returns once it is started (`/startupz` 200): models loaded, lexical
+     * indexes built, MCP listening. Article vectors and calibration follow in the background;
+     * `/readyz` answers 503 with their progress until they are done. What `serve` runs.
+     */
+    public static SearchServerApp launch(AppSettings settings) throws Exception {
         String fileNames = System.getProperty("sun.jnu.encoding", "");
         if (!fileNames.equalsIgnoreCase("UTF-8")) {
             // Document ids come from file names; Korean ones turn into '?' under a non-UTF-8 locale.
@@ -84,7 +106,8 @@ public final class SearchServerApp implements AutoCloseable {
         AppSettings.Serving s = settings.serving();
         NativeMemorySettings.apply(); // before any model allocates: see the class for why
         ServerInfo info = new ServerInfo(health, new ServerInfo.ModelParts(assembly.embedding(), assembly.rerankers(),
-                settings.models().rerank().concurrency()), catalog, () -> Optional.ofNullable(databaseSync));
+                settings.models().rerank().concurrency()), catalog, () -> Optional.ofNullable(databaseSync),
+                () -> Optional.ofNullable(vectors).flatMap(StartupEmbedding::describe));
         VerificationRuns verification = new VerificationRuns(s.verifyChecks(), this::verificationTarget, s.mcp().bearerToken(), s.verifyBaselines(),
                 Verifier.DEFAULT_TIMEOUT, Clock.systemUTC());
         admin = new AdminServer(s.admin(), health, metrics, info::describe, () -> CalibrationEndpoint.render(calibration),
@@ -92,17 +115,22 @@ public final class SearchServerApp implements AutoCloseable {
         admin.start();
         ProcessGauges.register(metrics, assembly.embedding());
 
-        assembly.loadDirectoryProjects(catalog);
+        // Startup covers models and lexical indexes only; article vectors and calibration follow behind readiness.
+        StartupEmbedding pending = assembly.prepareDirectoryProjects(catalog);
+        vectors = pending;
+        registerEmbeddingGauges(pending);
         search = assembly.searchService(catalog, metrics);
-        health.phase("calibrating");
-        calibration = StartupCalibration.run(settings.models().calibration(), assembly.rerankers().all(),
-                s.limits().candidates(), metrics).orElse(null);
         RerankSettings rerank = settings.models().rerank();
         executor = new ToolExecutor(s.tools(), RerankLaneSettings.forPermits(rerank.concurrency(), rerank.queueTimeoutMillis()), metrics);
         SearchTools tools = new SearchTools(catalog, search, metrics);
         mcp = new McpHttpServer(s.mcp(), s.security(), new ToolCatalog(tools.definitions(), executor), Version.current());
         mcp.start();
+        health.addReadinessCheck(pending::notReadyReason);
+        health.addReadinessDetail("embedding", pending::pending);
         health.markStarted();
+        // Calibration after the embedding: the memory it measures is the serving pod's, not the embedding's passing peak.
+        pending.start(() -> calibration = StartupCalibration.run(settings.models().calibration(), assembly.rerankers().all(),
+                s.limits().candidates(), metrics).orElse(null));
         settings.database().ifPresent(this::startDatabaseSync);
         LOG.info("MCP on http://{}:{}{} ({}; bearer-token auth {}), admin on port {}", s.mcp().bindAddress(), mcp.port(),
                 McpHttpServer.PATH, s.security().describe(), s.mcp().bearerToken() == null ? "off" : "on", admin.port());
@@ -114,7 +142,9 @@ public final class SearchServerApp implements AutoCloseable {
      */
     private Target verificationTarget() {
         McpHttpServer serving = mcp;
-        if (serving == null || !health.started()) {
+        StartupEmbedding pending = vectors;
+        // Checks against a project still served lexically would judge the wrong ranking.
+        if (serving == null || !health.started() || pending == null || !pending.done()) {
             return null;
         }
         AppSettings.Serving s = settings.serving();
@@ -136,6 +166,29 @@ public final class SearchServerApp implements AutoCloseable {
                 () -> sync.reachable() ? 1 : 0);
         databaseSync = sync;
         sync.start();
+    }
+
+    /** The embedding's progress in /metrics: the operator and a dashboard see a long first start move. */
+    private void registerEmbeddingGauges(StartupEmbedding pending) {
+        metrics.gauge("ragsearch_embedding_articles_total", "Articles whose vectors this start needs (cached or embedded)",
+                () -> pending.snapshot().articlesTotal());
+        metrics.gauge("ragsearch_embedding_articles_done", "Articles of this start that have their vector",
+                () -> pending.snapshot().articlesDone());
+        metrics.gauge("ragsearch_embedding_seconds_left", "Estimated seconds until every article has its vector (-1: not known yet)",
+                () -> {
+                    Long left = pending.snapshot().secondsLeft();
+                    return left == null ? -1 : left;
+                });
+    }
+
+    /**
+     * Waits until the background part of the start is done: every project's article vectors
+     * and calibration.
+     *
+     * @throws IllegalStateException when that failed (the reason in the message) or the server was closed first
+     */
+    public void awaitReady() throws InterruptedException {
+        vectors.await();
     }
 
     public int mcpPort() {
@@ -175,6 +228,9 @@ public final class SearchServerApp implements AutoCloseable {
             }
         } catch (Exception ex) {
             LOG.warn("stopping the MCP listener: {}", ex.getMessage());
+        }
+        if (vectors != null) {
+            vectors.close();
         }
         if (databaseSync != null) {
             databaseSync.close();

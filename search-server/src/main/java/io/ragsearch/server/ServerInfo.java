@@ -17,15 +17,19 @@ import java.util.function.Supplier;
 final class ServerInfo {
 
     private final HealthState health;
-    private final EmbeddingModelHolder embedding;
+    private final EmbeddingModelHolder embeddingModel;
     private final RerankerCache rerankers;
     private final ProjectCatalog catalog;
     private final int rerankConcurrency;
     private final Supplier<Optional<DatabaseSync>> databaseSync;
+    private final Supplier<Optional<Object>> embedding;
 
-    ServerInfo(HealthState health, ModelParts models, ProjectCatalog catalog, Supplier<Optional<DatabaseSync>> databaseSync) {
+    /** @param articleEmbedding the start's article embedding progress, when it had any to do */
+    ServerInfo(HealthState health, ModelParts models, ProjectCatalog catalog, Supplier<Optional<DatabaseSync>> databaseSync,
+               Supplier<Optional<Object>> articleEmbedding) {
+        this.embedding = articleEmbedding;
         this.health = health;
-        this.embedding = models.embedding();
+        this.embeddingModel = models.embedding();
         this.rerankers = models.rerankers();
         this.rerankConcurrency = models.rerankConcurrency();
         this.catalog = catalog;
@@ -41,14 +45,14 @@ final class ServerInfo {
         info.put("version", Version.current());
         info.put("status", health.started() ? "started" : health.startupPhase());
         List<Map<String, Object>> models = new ArrayList<>();
-        Optional<TextEmbedder> loaded = embedding.loaded();
+        Optional<TextEmbedder> loaded = embeddingModel.loaded();
         if (loaded.isPresent()) {
             TextEmbedder e = loaded.get();
             models.add(Map.of("role", "embedding", "name", e.name(), "digest", e.digest(), "dimension", e.dimension(),
                     "loaded", true, "output", e.output(), "pooling", e.settings().pooling().wireName(),
                     "normalize", e.settings().normalize(), "maxSeqLen", e.settings().maxSeqLen()));
         } else {
-            models.add(Map.of("role", "embedding", "name", embedding.model().describe(), "loaded", false,
+            models.add(Map.of("role", "embedding", "name", embeddingModel.model().describe(), "loaded", false,
                     "why", "no project uses a vector leg"));
         }
         rerankers.all().forEach(r -> models.add(Map.of("role", "reranker", "name", r.name(), "digest", r.digest(),
@@ -71,6 +75,7 @@ final class ServerInfo {
             projects.add(m);
         }
         info.put("projects", projects);
+        embedding.get().ifPresent(progress -> info.put("embedding", progress));
         databaseSync.get().ifPresent(sync -> info.put("database", sync.describe()));
         return info;
     }

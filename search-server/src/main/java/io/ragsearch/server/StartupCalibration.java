@@ -11,7 +11,7 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Measures the rerank cost before the server calls itself started (the operator reads it), and exports it as gauges. */
+/** Measures the rerank cost before the server calls itself ready (the operator reads it from ready pods), and exports it as gauges. */
 final class StartupCalibration {
 
     private static final Logger LOG = LoggerFactory.getLogger(StartupCalibration.class);

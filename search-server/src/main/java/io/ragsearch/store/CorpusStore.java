@@ -91,6 +91,7 @@ public final class CorpusStore {
         String model = null;
         String digest = null;
         boolean anyVector = false;
+        boolean mixed = false;
         int dimension = 0; // the first live embedding's length; the others must match it
         try (PreparedStatement p = c.prepareStatement("SELECT document, ordinal, label, title, body, deleted, embedding, "
                 + "embedding_model, embedding_digest FROM articles WHERE project = ? ORDER BY document, ordinal")) {
@@ -126,7 +127,11 @@ public final class CorpusStore {
                         }
                         anyVector = true;
                         model = rs.getString(8);
-                        digest = rs.getString(9);
+                        String rowDigest = rs.getString(9);
+                        if (digest != null && !digest.equals(rowDigest)) {
+                            mixed = true; // rows of two models: no vector space to search in
+                        }
+                        digest = rowDigest;
                     }
                     if (!deleted) {
                         vectors.add(embedding == null ? null : Vectors32.decode(embedding));
@@ -147,6 +152,8 @@ public final class CorpusStore {
         if (anyVector) {
             if (vectors.contains(null)) {
                 problems.add("some live articles have no embedding: the vector leg is off until the project is re-ingested");
+            } else if (mixed) {
+                problems.add("live articles store embeddings of more than one model: the vector leg is off until the project is re-ingested");
             } else {
                 stored = vectors.toArray(new float[0][]);
             }

@@ -15,6 +15,7 @@ import io.ragsearch.config.ConfigLoader;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.search.TestProjects;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -89,7 +90,9 @@ class MultilingualEmbeddingTest {
             float[][] batch = e.embedPassages(List.of("근로", "근로자는 연차 휴가"));
             assertArrayEquals(unit(TinyEmbeddingModel.mean(ids("<s>", "▁근로", "</s>"))), batch[0], 1e-6f);
             assertArrayEquals(v, batch[1], 1e-6f);
-            assertEquals(ModelFiles.digestOf(files.modelPath()), e.digest(), "default settings: the model file's digest alone");
+            assertEquals(ModelFiles.digestOf(files.modelPath()) + "+tokenizer=" + files.tokenizerDigest()
+                    + ",pooling=mean,normalize=true,maxSeqLen=256,output=last_hidden_state,passagePrefix=\"\"", e.digest(),
+                    "the model file, the tokenizer file and every setting that changes a passage vector, named");
         }
     }
 
@@ -101,7 +104,8 @@ class MultilingualEmbeddingTest {
             assertArrayEquals(TinyEmbeddingModel.cls(tokens), cls.embedQuery("근로자는"), 1e-5f);
             assertArrayEquals(TinyEmbeddingModel.mean(tokens), mean.embedQuery("근로자는"), 1e-5f);
             assertFalse(Arrays.equals(cls.embedQuery("근로자는"), mean.embedQuery("근로자는")));
-            assertTrue(cls.digest().endsWith("+pooling=cls,normalize=false"), cls.digest());
+            assertTrue(cls.digest().contains(",pooling=cls,normalize=false,"), cls.digest());
+            assertNotEquals(cls.digest(), mean.digest());
         }
     }
 
@@ -124,7 +128,7 @@ class MultilingualEmbeddingTest {
             assertArrayEquals(TinyEmbeddingModel.mean(ids("<s>", "▁passage", ":", "▁근로", "</s>")), passage, 1e-5f);
             assertArrayEquals(plain.embedQuery("query: 근로"), query, 1e-6f);
             // Only the passage prefix changes stored vectors, so only it enters the stored identity.
-            assertTrue(e5.digest().endsWith("+normalize=false,passagePrefix=\"passage: \""), e5.digest());
+            assertTrue(e5.digest().endsWith(",passagePrefix=\"passage: \""), e5.digest());
             try (TextEmbedder queryOnly = embedder(settings("mean", false, 256, "query: ", "", null))) {
                 assertEquals(plain.digest(), queryOnly.digest());
             }
@@ -147,10 +151,12 @@ class MultilingualEmbeddingTest {
         try (TextEmbedder pooled = embedder(settings("mean", false, 256, "", "", "sentence_embedding"))) {
             assertEquals("sentence_embedding", pooled.output());
             assertArrayEquals(TinyEmbeddingModel.sum(ids("<s>", "▁휴가", "</s>")), pooled.embedQuery("휴가"), 1e-5f);
-            assertTrue(pooled.digest().endsWith("output=sentence_embedding"), pooled.digest());
+            assertTrue(pooled.digest().contains(",output=sentence_embedding,"), pooled.digest());
         }
         try (TextEmbedder named = embedder(settings("mean", true, 256, "", "", "last_hidden_state"))) {
-            assertEquals(ModelFiles.digestOf(files.modelPath()), named.digest(), "naming the default output changes nothing");
+            try (TextEmbedder unnamed = embedder(settings("mean", true, 256, "", "", null))) {
+                assertEquals(unnamed.digest(), named.digest(), "naming the default output changes nothing");
+            }
         }
         IOException missing = assertThrows(IOException.class, () -> embedder(settings("mean", true, 256, "", "", "pooler_output")));
         assertTrue(missing.getMessage().contains("no output 'pooler_output'") && missing.getMessage().contains("sentence_embedding"),
@@ -207,11 +213,45 @@ class MultilingualEmbeddingTest {
     }
 
     @Test
+    void anotherTokenizerFileIsAnotherIdentity() throws IOException {
+        Path swapped = TinyEmbeddingModel.write(models.resolve("tiny-xlmr-swapped-tokenizer"));
+        // The same model file, a tokenizer.json that differs by one piece's score: other ids, other vectors.
+        String json = Files.readString(swapped.resolve("tokenizer.json"));
+        Files.writeString(swapped.resolve("tokenizer.json"), json.replaceFirst("-3\\.0", "-9.0"));
+        ModelFiles other = ModelFiles.fromDirectory(swapped);
+        assertEquals(-1L, Files.mismatch(files.modelPath(), other.modelPath()), "the same model.onnx");
+        EmbeddingSettings raw = settings("mean", false, 256, "", "", null);
+        try (TextEmbedder genuine = embedder(raw);
+             TextEmbedder tampered = TextEmbedder.load(TestProjects.REGISTRY, other, new SessionSettings(1, SessionSettings.Arena.SHRINK), raw)) {
+            assertNotEquals(files.tokenizerDigest(), other.tokenizerDigest());
+            assertNotEquals(genuine.digest(), tampered.digest(), "a swapped tokenizer.json must not write or read the genuine vectors");
+            // Through the cache: what the tampered embedder wrote, the genuine one never reads (it embeds afresh).
+            VectorCache cache = new VectorCache(models.resolve("cache-" + System.nanoTime()));
+            List<String> texts = List.of("근로자는 연차 휴가", "유급 휴가를 받는다");
+            assertEquals(2, cache.passages(tampered, "rules", texts).embedded());
+            VectorCache.Outcome read = cache.passages(genuine, "rules", texts);
+            assertEquals(0, read.reused());
+            assertArrayEquals(genuine.embedPassages(texts)[1], read.vectors()[1], 1e-6f);
+        }
+    }
+
+    @Test
+    void aTokenizerFileChangedWhileLoadingIsRefused() throws IOException {
+        Path dir = TinyEmbeddingModel.write(models.resolve("tiny-xlmr-changing"));
+        ModelFiles changing = ModelFiles.fromDirectory(dir);
+        changing.readTokenizer();
+        Files.writeString(dir.resolve("tokenizer.json"), Files.readString(dir.resolve("tokenizer.json")) + " ");
+        IOException e = assertThrows(IOException.class, changing::readTokenizer);
+        assertTrue(e.getMessage().contains("changed while it was loading"), e.getMessage());
+    }
+
+    @Test
     void builtInModelKeepsItsIdentityAndVectors() throws IOException {
         TextEmbedder builtin = TestProjects.embedder();
         assertEquals(EmbeddingSettings.DEFAULTS, builtin.settings());
-        assertEquals(ModelFiles.digestOf(ModelFiles.builtin(ModelFiles.BUILTIN_MINILM).modelPath()), builtin.digest(),
-                "embeddings stored before these settings existed stay valid");
+        ModelFiles minilm = ModelFiles.builtin(ModelFiles.BUILTIN_MINILM);
+        assertTrue(builtin.digest().startsWith(ModelFiles.digestOf(minilm.modelPath()) + "+tokenizer=" + minilm.tokenizerDigest() + ","),
+                builtin.digest());
         assertEquals("last_hidden_state", builtin.output());
     }
 }

@@ -108,8 +108,10 @@ final class PodTemplate {
                 .withEnv(env(spec, concurrency, modelDir))
                 .withResources(resources(spec, fetched))
                 .withLifecycle(PodPlacement.lifecycle(spec))
-                // Model load, index build and calibration take their time: the startup probe
-                // covers it, so liveness never has to wait for a slow start.
+                // Model load and the lexical index build take their time: the startup probe covers
+                // them, so liveness never has to wait for a slow start. Article embedding (hours
+                // for a large first start) and calibration run after it, behind readiness, which
+                // never restarts a pod: the budget need not grow with the corpus.
                 .withStartupProbe(probe(AdminEndpoints.STARTUPZ, STARTUP_PERIOD_SECONDS, 3,
                         Math.max(1, (spec.startupTimeoutSeconds() + STARTUP_PERIOD_SECONDS - 1) / STARTUP_PERIOD_SECONDS)))
                 // The admin listener never waits for tool work, so a busy pod still answers /livez.

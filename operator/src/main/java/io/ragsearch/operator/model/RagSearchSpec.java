@@ -51,7 +51,8 @@ public class RagSearchSpec {
 
     @Min(SchemaBounds.STARTUP_TIMEOUT_MIN_SECONDS)
     @Max(SchemaBounds.STARTUP_TIMEOUT_MAX_SECONDS)
-    @JsonPropertyDescription("Time a pod may take to load models, build its index and calibrate before it is restarted (default 600).")
+    @JsonPropertyDescription("Time a pod may take to load its models and build its lexical indexes before it is restarted (default 600). "
+            + "Article embedding and calibration follow behind readiness and are not counted: a first start of any corpus size finishes.")
     public Integer startupTimeoutSeconds;
 
     @JsonPropertyDescription("Creates a PodDisruptionBudget when set.")

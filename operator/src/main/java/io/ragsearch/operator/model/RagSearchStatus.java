@@ -25,6 +25,9 @@ public class RagSearchStatus {
     @JsonPropertyDescription("Ready pods running the current pod template.")
     public Integer readyReplicas;
 
+    @JsonPropertyDescription("Article embedding of pods started but not ready yet (absent when none embeds).")
+    public EmbeddingStatus embedding;
+
     @JsonPropertyDescription("In-cluster MCP endpoint.")
     @Size(max = SchemaBounds.STATUS_TEXT)
     public String endpoint;

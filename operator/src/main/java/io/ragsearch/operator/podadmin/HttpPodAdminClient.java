@@ -19,7 +19,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** GET http://podIP:adminPort/calibration, /info and /verification (and its POST) with short timeouts: a reconcile must not hang on one pod. */
+/** GET http://podIP:adminPort/calibration, /info (database, embedding) and /verification (and its POST) with short timeouts: a reconcile must not hang on one pod. */
 public final class HttpPodAdminClient implements PodAdminClient {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(3);
@@ -29,22 +29,38 @@ public final class HttpPodAdminClient implements PodAdminClient {
 
     @Override
     public Optional<DatabaseState> database(String podIp, int adminPort) throws IOException {
-        HttpRequest request = get(podIp, adminPort, AdminEndpoints.INFO);
-        HttpResponse<String> response = send(request);
-        if (response.statusCode() != 200) {
-            throw new IOException(request.uri() + " answered " + response.statusCode());
-        }
-        com.fasterxml.jackson.databind.JsonNode database;
-        try {
-            database = JSON.readTree(response.body()).path("database");
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IOException(request.uri() + " answered something that is not JSON", e);
-        }
+        com.fasterxml.jackson.databind.JsonNode database = info(podIp, adminPort).path("database");
         if (database.isMissingNode() || !database.has("connected")) {
             return Optional.empty();
         }
         return Optional.of(new DatabaseState(database.path("connected").asBoolean(),
                 database.hasNonNull("unreachableSince") ? database.get("unreachableSince").asText() : null));
+    }
+
+    @Override
+    public Optional<EmbeddingState> embedding(String podIp, int adminPort) throws IOException {
+        com.fasterxml.jackson.databind.JsonNode e = info(podIp, adminPort).path("embedding");
+        if (!e.path("articlesTotal").isIntegralNumber() || !e.path("articlesEmbedded").isIntegralNumber()) {
+            return Optional.empty();
+        }
+        String state = e.path("state").asText("");
+        return Optional.of(new EmbeddingState(e.get("articlesEmbedded").asInt(), e.get("articlesTotal").asInt(),
+                e.path("secondsLeft").isIntegralNumber() ? e.get("secondsLeft").asLong() : null,
+                state.length() > 32 ? state.substring(0, 32) : state));
+    }
+
+    /** The pod's /info as JSON. */
+    private com.fasterxml.jackson.databind.JsonNode info(String podIp, int adminPort) throws IOException {
+        HttpRequest request = get(podIp, adminPort, AdminEndpoints.INFO);
+        HttpResponse<String> response = send(request);
+        if (response.statusCode() != 200) {
+            throw new IOException(request.uri() + " answered " + response.statusCode());
+        }
+        try {
+            return JSON.readTree(response.body());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IOException(request.uri() + " answered something that is not JSON", e);
+        }
     }
 
     private static HttpRequest get(String podIp, int adminPort, String path) {

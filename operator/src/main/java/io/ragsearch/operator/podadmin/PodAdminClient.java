@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * The operator's client of a pod's admin port: its measurement (/calibration), its database state
- * (/info), and a candidate's verification run (/verification, started and read). An interface so
+ * and article embedding progress (/info), and a candidate's verification run (/verification, started and read). An interface so
  * tests can point it at any address.
  */
 public interface PodAdminClient {
@@ -24,6 +24,12 @@ public interface PodAdminClient {
      * @throws IOException when the pod cannot be reached or answers something unreadable
      */
     Optional<DatabaseState> database(String podIp, int adminPort) throws IOException;
+
+    /**
+     * @return the pod's article embedding progress from /info, or empty when its start had nothing to embed
+     * @throws IOException when the pod cannot be reached or answers something unreadable
+     */
+    Optional<EmbeddingState> embedding(String podIp, int adminPort) throws IOException;
 
     /**
      * Asks a candidate pod to run its checks against itself with the MCP endpoint

@@ -89,6 +89,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
     private final KubernetesClient client;
     private final CalibrationReader calibrations;
     private final DatabaseReader databases;
+    private final EmbeddingReader embeddings;
     private final ReferencedSecrets secrets;
     private final StatusComposer statuses;
     private final CandidateChecks candidates;
@@ -107,6 +108,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         this.client = client;
         this.calibrations = new CalibrationReader(podAdmin, settings.adminPort());
         this.databases = new DatabaseReader(podAdmin, settings.adminPort());
+        this.embeddings = new EmbeddingReader(podAdmin, settings.adminPort());
         this.secrets = new ReferencedSecrets(client);
         this.statuses = new StatusComposer(new EventRecorder(client));
         this.settings = settings;
@@ -171,7 +173,8 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         int ready = pods.readyOfTemplate(manifests.configHash());
         List<DatabaseReader.PodDatabase> database = resource.getSpec().database == null ? List.of()
                 : databases.read(pods.readyWith(Labels.LABEL_INSTANCE, spec.name()));
-        RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, database, clock.instant());
+        List<EmbeddingReader.PodEmbedding> embedding = embeddings.read(pods.notReadyWith(Labels.LABEL_INSTANCE, spec.name()));
+        RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, database, embedding, clock.instant());
         statuses.verification(resource, next, promotion, clock.instant());
         resource.setStatus(next);
         metrics.decided(spec.namespace(), spec.name(), new OperatorMetrics.Decision(plan.effective().concurrency(),

@@ -23,6 +23,15 @@ public record RolloutPods(List<Pod> pods) {
                 .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
+    /** Running with an address but not ready, not terminating: pods still starting (or embedding) whose admin port answers. */
+    public List<Pod> notReadyWith(String label, String value) {
+        return pods.stream()
+                .filter(p -> !ready(p) && p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null
+                        && p.getStatus().getPodIP() != null && "Running".equals(p.getStatus().getPhase()))
+                .filter(p -> p.getMetadata().getLabels() != null && value.equals(p.getMetadata().getLabels().get(label)))
+                .toList();
+    }
+
     public List<Pod> readyWith(String label, String value) {
         return pods.stream()
                 .filter(RolloutPods::ready)

@@ -3,6 +3,7 @@ package io.ragsearch.operator.reconcile;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.ragsearch.operator.budget.Mebibytes;
 import io.ragsearch.operator.model.RagSearch;
+import io.ragsearch.operator.model.EmbeddingStatus;
 import io.ragsearch.operator.model.RagSearchStatus;
 import io.ragsearch.operator.model.RerankStatus;
 import io.ragsearch.operator.naming.ObjectNames;
@@ -38,16 +39,18 @@ final class StatusComposer {
     }
 
     RagSearchStatus valid(RagSearch resource, RagSearchStatus old, CheckedSpec spec, RerankPlanner.Plan plan,
-                          int readyReplicas, List<DatabaseReader.PodDatabase> databases, Instant now) {
+                          int readyReplicas, List<DatabaseReader.PodDatabase> databases,
+                          List<EmbeddingReader.PodEmbedding> embedding, Instant now) {
         RagSearchStatus next = new RagSearchStatus();
         next.observedGeneration = resource.getMetadata().getGeneration();
         next.rerank = plan.status();
         next.replicas = spec.replicas();
         next.readyReplicas = readyReplicas;
         next.endpoint = ObjectNames.serviceMcpUrl(spec.name(), spec.namespace());
+        next.embedding = EmbeddingReader.summary(embedding);
         Conditions conditions = new Conditions(old == null ? null : old.conditions, generation(resource), now);
         conditions.set(Conditions.INVALID_SPEC, false, "Valid", "the spec passed every check");
-        ready(conditions, spec, readyReplicas, next.endpoint);
+        ready(conditions, spec, readyReplicas, next.endpoint, next.embedding);
         calibrated(conditions, spec, plan.status(), plan.refused());
         memory(conditions, spec, plan);
         clamped(conditions, spec, plan);
@@ -77,7 +80,7 @@ final class StatusComposer {
         }
     }
 
-    private static void ready(Conditions c, CheckedSpec spec, int ready, String endpoint) {
+    private static void ready(Conditions c, CheckedSpec spec, int ready, String endpoint, EmbeddingStatus embedding) {
         if (spec.replicas() == 0) {
             c.set(Conditions.READY, false, "ScaledToZero", "spec.replicas is 0");
         } else if (ready >= spec.replicas()) {
@@ -85,7 +88,8 @@ final class StatusComposer {
                     ready + "/" + spec.replicas() + " pods of the current template ready; MCP at " + endpoint);
         } else {
             c.set(Conditions.READY, false, "Progressing",
-                    ready + "/" + spec.replicas() + " pods of the current template ready");
+                    ready + "/" + spec.replicas() + " pods of the current template ready"
+                            + (embedding == null ? "" : "; " + EmbeddingReader.describe(embedding)));
         }
     }
 
@@ -217,6 +221,7 @@ final class StatusComposer {
             s.readyReplicas = old.readyReplicas;
             s.endpoint = old.endpoint;
             s.verification = old.verification;
+            s.embedding = old.embedding;
         }
         return s;
     }

@@ -50,11 +50,21 @@ final class FakePodAdminEndpoints implements PodAdminClient, AutoCloseable {
 
     @Override
     public Optional<io.ragsearch.operator.podadmin.DatabaseState> database(String podIp, int adminPort) throws IOException {
+        return http.database("127.0.0.1", port(podIp, adminPort));
+    }
+
+    /** The loopback port standing in for the pod's admin port; refused like a pod that is not there. */
+    private int port(String podIp, int adminPort) throws IOException {
         HttpServer server = servers.get(podIp);
         if (server == null) {
             throw new IOException("connection refused: " + podIp + ":" + adminPort);
         }
-        return http.database("127.0.0.1", server.getAddress().getPort());
+        return server.getAddress().getPort();
+    }
+
+    @Override
+    public Optional<io.ragsearch.operator.podadmin.EmbeddingState> embedding(String podIp, int adminPort) throws IOException {
+        return http.embedding("127.0.0.1", port(podIp, adminPort));
     }
 
     /** Makes the pod at {@code podIp} a candidate whose run, once POSTed, answers this (running until set). */

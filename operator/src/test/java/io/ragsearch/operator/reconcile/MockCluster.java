@@ -103,12 +103,21 @@ public final class MockCluster {
 
     /** What a kubelet reports for a started pod of the Deployment's current template. */
     static Pod readyPod(KubernetesClient client, Deployment d, String podName, String ip) {
+        return runningPod(client, d, podName, ip, true);
+    }
+
+    /** A pod of the Deployment's current template that runs but is not ready (started, still embedding, say). */
+    static Pod notReadyPod(KubernetesClient client, Deployment d, String podName, String ip) {
+        return runningPod(client, d, podName, ip, false);
+    }
+
+    private static Pod runningPod(KubernetesClient client, Deployment d, String podName, String ip, boolean ready) {
         Map<String, String> labels = d.getSpec().getTemplate().getMetadata().getLabels();
         Pod pod = new PodBuilder()
                 .withNewMetadata().withName(podName).withNamespace(d.getMetadata().getNamespace()).withLabels(labels).endMetadata()
                 .withSpec(d.getSpec().getTemplate().getSpec())
                 .withNewStatus().withPhase("Running").withPodIP(ip)
-                .addNewCondition().withType("Ready").withStatus("True").endCondition()
+                .addNewCondition().withType("Ready").withStatus(ready ? "True" : "False").endCondition()
                 .endStatus()
                 .build();
         return client.pods().inNamespace(d.getMetadata().getNamespace()).resource(pod).create();

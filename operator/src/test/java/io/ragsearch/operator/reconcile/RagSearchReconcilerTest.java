@@ -154,7 +154,7 @@ class RagSearchReconcilerTest extends MockOperatorTest {
         pods.measure("10.3.0.1", 400 * MIB, 300 * MIB, 600 * MIB, "sha256:ccc");
         MockCluster.readyPod(client, first, "rules-a", "10.3.0.1");
         RagSearch r = await().atMost(WAIT).until(() -> get(ns, "rules"),
-                x -> Conditions.isTrue(x.getStatus().conditions, Conditions.MEMORY_INSUFFICIENT));
+                x -> x.getStatus() != null && Conditions.isTrue(x.getStatus().conditions, Conditions.MEMORY_INSUFFICIENT));
         assertEquals(1, r.getStatus().rerank.effective);
         assertTrue(r.getStatus().rerank.byMemory < 1);
         String message = Conditions.find(r.getStatus().conditions, Conditions.MEMORY_INSUFFICIENT).orElseThrow().getMessage();
