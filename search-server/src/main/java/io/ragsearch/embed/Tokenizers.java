@@ -2,6 +2,7 @@ package io.ragsearch.embed;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.embed.unigram.UnigramJson;
+import io.ragsearch.embed.unigram.UnigramTokenizer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Map;
@@ -34,6 +35,26 @@ public final class Tokenizers {
         return djl(tokenizerJson, maxLength);
     }
 
+    /**
+     * A cross-encoder's pair tokenizer, cutting pairs on the second text at {@code maxLength}: ours
+     * for a Unigram file whose post-processor lays out pairs (an XLM-R reranker's tokenizer costs
+     * hundreds of MiB in the Rust library), DJL's for every other.
+     */
+    public static PairTokenizer pairsFromJson(byte[] tokenizerJson, int maxLength) throws IOException {
+        if (UnigramJson.isUnigram(tokenizerJson)) {
+            try {
+                UnigramTokenizer ours = UnigramJson.read(tokenizerJson, maxLength);
+                if (ours.encodesPairs()) {
+                    return ours;
+                }
+                LOG.info("Unigram tokenizer.json without a pair template: pairs read by the Rust tokenizers library");
+            } catch (UnigramJson.Unsupported e) {
+                LOG.info("Unigram tokenizer.json read by the Rust tokenizers library instead: {}", e.getMessage());
+            }
+        }
+        return djlPairs(tokenizerJson, maxLength);
+    }
+
     /** DJL looks for hub artefacts only when asked to; offline makes that impossible by accident. Call before any DJL tokenizer. */
     public static void offline() {
         System.setProperty("ai.djl.offline", "true");
@@ -48,5 +69,16 @@ public final class Tokenizers {
                 "maxLength", Integer.toString(maxLength),
                 "modelMaxLength", Integer.toString(maxLength));
         return new DjlTokenizer(HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), options));
+    }
+
+    /** DJL's Hugging Face tokenizer for pairs, cutting only the second text: the reference our pair encoding is tested against. */
+    public static PairTokenizer djlPairs(byte[] tokenizerJson, int maxLength) throws IOException {
+        offline();
+        Map<String, String> options = Map.of(
+                "truncation", "only_second",
+                "padding", "false",
+                "maxLength", Integer.toString(maxLength),
+                "modelMaxLength", Integer.toString(maxLength));
+        return new DjlPairTokenizer(HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), options));
     }
 }
