@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * same ids as the Rust library for about a fifth of its resident memory (docs/models.md). Every
  * other model, and a Unigram file using a part our reader does not implement, gets DJL's binding
  * of the Rust library. Both truncate to {@code maxLength} tokens (special tokens included) and do
- * not pad.
+ * not pad. A cross-encoder's pairs are chosen for the same way ({@link #pairsFromJson}).
  */
 public final class Tokenizers {
 
@@ -62,23 +62,22 @@ public final class Tokenizers {
 
     /** DJL's Hugging Face tokenizer, whatever the model type: the reference our Unigram reader is tested against. */
     public static TextTokenizer djl(byte[] tokenizerJson, int maxLength) throws IOException {
-        offline();
-        Map<String, String> options = Map.of(
-                "truncation", "true",
-                "padding", "false",
-                "maxLength", Integer.toString(maxLength),
-                "modelMaxLength", Integer.toString(maxLength));
-        return new DjlTokenizer(HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), options));
+        return new DjlTokenizer(djl(tokenizerJson, maxLength, "true"));
     }
 
     /** DJL's Hugging Face tokenizer for pairs, cutting only the second text: the reference our pair encoding is tested against. */
     public static PairTokenizer djlPairs(byte[] tokenizerJson, int maxLength) throws IOException {
+        return new DjlPairTokenizer(djl(tokenizerJson, maxLength, "only_second"));
+    }
+
+    /** Truncating at maxLength as {@code truncation} says ("true": a single text's end), never padding. */
+    private static HuggingFaceTokenizer djl(byte[] tokenizerJson, int maxLength, String truncation) throws IOException {
         offline();
         Map<String, String> options = Map.of(
-                "truncation", "only_second",
+                "truncation", truncation,
                 "padding", "false",
                 "maxLength", Integer.toString(maxLength),
                 "modelMaxLength", Integer.toString(maxLength));
-        return new DjlPairTokenizer(HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), options));
+        return HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), options);
     }
 }

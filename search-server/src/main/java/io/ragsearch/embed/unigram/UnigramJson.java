@@ -292,8 +292,8 @@ public final class UnigramJson {
 
     /**
      * The post-processor's layout of two texts (a cross-encoder's query and passage), or null where
-     * it has none: no post-processor (the texts follow each other, as the Rust library joins them)
-     * is a layout, a TemplateProcessing without "pair" is not.
+     * it has none we read: no post-processor (the texts follow each other, as the Rust library joins
+     * them) is a layout; a TemplateProcessing without "pair", or with one we do not read, is not.
      */
     private static Template pairTemplate(JsonNode node) throws Unsupported {
         if (node == null || node.isNull()) {
@@ -304,7 +304,15 @@ public final class UnigramJson {
         switch (type) {
             case "TemplateProcessing" -> {
                 JsonNode pair = node.path("pair");
-                return pair.isArray() && !pair.isEmpty() ? templateOf(node, "pair", 2) : null;
+                if (!pair.isArray() || pair.isEmpty()) {
+                    return null;
+                }
+                try {
+                    return templateOf(node, "pair", 2);
+                } catch (Unsupported e) {
+                    // Pairs then go to the Rust library; single texts (the embedder's) stay ours.
+                    return null;
+                }
             }
             case "RobertaProcessing" -> {
                 // <s> A </s></s> B </s>, and no token types: RoBERTa-style models have none.

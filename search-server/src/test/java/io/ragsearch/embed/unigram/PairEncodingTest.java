@@ -99,16 +99,20 @@ class PairEncodingTest {
     }
 
     @Test
-    void aTemplateWithoutAPairIsNotOursForPairsButStillForSingleTexts() throws Exception {
+    void aTemplateWithoutAPairWeReadIsNotOursForPairsButStillForSingleTexts() throws Exception {
         String single = """
-                {"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"<s>","type_id":0}},{"Sequence":{"id":"A","type_id":0}},
-                {"SpecialToken":{"id":"</s>","type_id":0}}],"pair":[],
-                "special_tokens":{"<s>":{"id":"<s>","ids":[0],"tokens":["<s>"]},"</s>":{"id":"</s>","ids":[2],"tokens":["</s>"]}}}""";
-        UnigramTokenizer t = UnigramJson.read(withPostProcessor(single), 16);
-        assertFalse(t.encodesPairs());
-        assertThrows(IllegalStateException.class, () -> t.encodePair("a", "b"));
-        try (TextTokenizer text = Tokenizers.fromJson(withPostProcessor(single), 16)) {
-            assertInstanceOf(UnigramTokenizer.class, text, "single texts are still ours");
+                {"SpecialToken":{"id":"<s>","type_id":0}},{"Sequence":{"id":"A","type_id":0}},{"SpecialToken":{"id":"</s>","type_id":0}}""";
+        String specials = """
+                "special_tokens":{"<s>":{"id":"<s>","ids":[0],"tokens":["<s>"]},"</s>":{"id":"</s>","ids":[2],"tokens":["</s>"]}}""";
+        // No pair at all, and a pair template naming text A alone (not two texts).
+        for (String pair : List.of("[]", "[" + single + "]")) {
+            byte[] json = withPostProcessor("{\"type\":\"TemplateProcessing\",\"single\":[" + single + "],\"pair\":" + pair + "," + specials + "}");
+            UnigramTokenizer t = UnigramJson.read(json, 16);
+            assertFalse(t.encodesPairs(), pair);
+            assertThrows(IllegalStateException.class, () -> t.encodePair("a", "b"));
+            try (TextTokenizer text = Tokenizers.fromJson(json, 16)) {
+                assertInstanceOf(UnigramTokenizer.class, text, "single texts are still ours");
+            }
         }
     }
 
