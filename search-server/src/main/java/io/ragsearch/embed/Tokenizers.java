@@ -2,6 +2,7 @@ package io.ragsearch.embed;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.embed.unigram.UnigramJson;
+import io.ragsearch.embed.unigram.UnigramTokenizer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Map;
@@ -14,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * same ids as the Rust library for about a fifth of its resident memory (docs/models.md). Every
  * other model, and a Unigram file using a part our reader does not implement, gets DJL's binding
  * of the Rust library. Both truncate to {@code maxLength} tokens (special tokens included) and do
- * not pad.
+ * not pad. A cross-encoder's pairs are chosen for the same way ({@link #pairsFromJson}).
  */
 public final class Tokenizers {
 
@@ -34,6 +35,26 @@ public final class Tokenizers {
         return djl(tokenizerJson, maxLength);
     }
 
+    /**
+     * A cross-encoder's pair tokenizer, cutting pairs on the second text at {@code maxLength}: ours
+     * for a Unigram file whose post-processor lays out pairs (an XLM-R reranker's tokenizer costs
+     * hundreds of MiB in the Rust library), DJL's for every other.
+     */
+    public static PairTokenizer pairsFromJson(byte[] tokenizerJson, int maxLength) throws IOException {
+        if (UnigramJson.isUnigram(tokenizerJson)) {
+            try {
+                UnigramTokenizer ours = UnigramJson.read(tokenizerJson, maxLength);
+                if (ours.encodesPairs()) {
+                    return ours;
+                }
+                LOG.info("Unigram tokenizer.json without a pair template: pairs read by the Rust tokenizers library");
+            } catch (UnigramJson.Unsupported e) {
+                LOG.info("Unigram tokenizer.json read by the Rust tokenizers library instead: {}", e.getMessage());
+            }
+        }
+        return djlPairs(tokenizerJson, maxLength);
+    }
+
     /** DJL looks for hub artefacts only when asked to; offline makes that impossible by accident. Call before any DJL tokenizer. */
     public static void offline() {
         System.setProperty("ai.djl.offline", "true");
@@ -41,12 +62,22 @@ public final class Tokenizers {
 
     /** DJL's Hugging Face tokenizer, whatever the model type: the reference our Unigram reader is tested against. */
     public static TextTokenizer djl(byte[] tokenizerJson, int maxLength) throws IOException {
+        return new DjlTokenizer(djl(tokenizerJson, maxLength, "true"));
+    }
+
+    /** DJL's Hugging Face tokenizer for pairs, cutting only the second text: the reference our pair encoding is tested against. */
+    public static PairTokenizer djlPairs(byte[] tokenizerJson, int maxLength) throws IOException {
+        return new DjlPairTokenizer(djl(tokenizerJson, maxLength, "only_second"));
+    }
+
+    /** Truncating at maxLength as {@code truncation} says ("true": a single text's end), never padding. */
+    private static HuggingFaceTokenizer djl(byte[] tokenizerJson, int maxLength, String truncation) throws IOException {
         offline();
         Map<String, String> options = Map.of(
-                "truncation", "true",
+                "truncation", truncation,
                 "padding", "false",
                 "maxLength", Integer.toString(maxLength),
                 "modelMaxLength", Integer.toString(maxLength));
-        return new DjlTokenizer(HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), options));
+        return HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), options);
     }
 }

@@ -1,7 +1,7 @@
 package io.ragsearch.rerank;
 
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.embed.ModelRegistry;
+import io.ragsearch.embed.PairTokenizer;
 
 /**
  * A trained cross-encoder in the usual Hugging Face sequence-classification export: output
@@ -10,7 +10,7 @@ import io.ragsearch.embed.ModelRegistry;
  */
 final class CrossEncoder extends OnnxPairModel {
 
-    CrossEncoder(ModelRegistry.LoadedModel model, HuggingFaceTokenizer tokenizer, int maxSeqLen, int intraOpThreads) {
+    CrossEncoder(ModelRegistry.LoadedModel model, PairTokenizer tokenizer, int maxSeqLen, int intraOpThreads) {
         super(model, tokenizer, maxSeqLen, intraOpThreads);
     }
 

@@ -1,7 +1,7 @@
 package io.ragsearch.rerank;
 
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.embed.ModelRegistry;
+import io.ragsearch.embed.PairTokenizer;
 
 /**
  * The large cost stand-in ({@code builtin: xlmr-large-pair-cost}): a cross-encoder graph of
@@ -21,7 +21,7 @@ final class LargePairCostStandIn extends OnnxPairModel {
     static final int MAX_SEQ = 512;
     static final String FETCH_SCRIPT = "scripts/model/fetch-xlmr-pair-cost.sh";
 
-    LargePairCostStandIn(ModelRegistry.LoadedModel model, HuggingFaceTokenizer tokenizer, int maxSeqLen, int intraOpThreads) {
+    LargePairCostStandIn(ModelRegistry.LoadedModel model, PairTokenizer tokenizer, int maxSeqLen, int intraOpThreads) {
         super(model, tokenizer, maxSeqLen, intraOpThreads);
     }
 

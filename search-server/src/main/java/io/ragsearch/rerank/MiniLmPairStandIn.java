@@ -1,7 +1,7 @@
 package io.ragsearch.rerank;
 
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.embed.ModelRegistry;
+import io.ragsearch.embed.PairTokenizer;
 
 /**
  * The cost stand-in ({@code builtin: minilm-pair}): runs the bundled MiniLM-L6 encoder over each
@@ -12,7 +12,7 @@ import io.ragsearch.embed.ModelRegistry;
  */
 final class MiniLmPairStandIn extends OnnxPairModel {
 
-    MiniLmPairStandIn(ModelRegistry.LoadedModel model, HuggingFaceTokenizer tokenizer, int maxSeqLen, int intraOpThreads) {
+    MiniLmPairStandIn(ModelRegistry.LoadedModel model, PairTokenizer tokenizer, int maxSeqLen, int intraOpThreads) {
         super(model, tokenizer, maxSeqLen, intraOpThreads);
     }
 

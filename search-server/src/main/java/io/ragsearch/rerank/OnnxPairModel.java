@@ -1,10 +1,10 @@
 package io.ragsearch.rerank;
 
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import io.ragsearch.embed.ModelRegistry;
+import io.ragsearch.embed.PairTokenizer;
 import java.util.List;
 import java.util.Map;
 
@@ -12,11 +12,11 @@ import java.util.Map;
 abstract class OnnxPairModel implements Reranker {
 
     private final ModelRegistry.LoadedModel model;
-    private final HuggingFaceTokenizer tokenizer;
+    private final PairTokenizer tokenizer;
     private final int maxSeqLen;
     private final int intraOpThreads;
 
-    OnnxPairModel(ModelRegistry.LoadedModel model, HuggingFaceTokenizer tokenizer, int maxSeqLen, int intraOpThreads) {
+    OnnxPairModel(ModelRegistry.LoadedModel model, PairTokenizer tokenizer, int maxSeqLen, int intraOpThreads) {
         this.model = model;
         this.tokenizer = tokenizer;
         this.maxSeqLen = maxSeqLen;
@@ -46,6 +46,11 @@ abstract class OnnxPairModel implements Reranker {
     @Override
     public String arenaMode() {
         return model.settings().arena().wireName();
+    }
+
+    /** The pair tokenizer the factory chose (ours for a Unigram vocabulary): tests check the choice. */
+    PairTokenizer pairTokenizer() {
+        return tokenizer;
     }
 
     @Override

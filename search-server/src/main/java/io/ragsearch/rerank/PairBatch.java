@@ -1,18 +1,19 @@
 package io.ragsearch.rerank;
 
-import ai.djl.huggingface.tokenizers.Encoding;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
+import io.ragsearch.embed.PairTokenizer;
+import io.ragsearch.embed.TokenEncoding;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * (query, passage) pairs as encoder input: [CLS] query [SEP] passage [SEP], token type 0 for
- * the query and 1 for the passage, padded to the longest pair of the batch.
+ * (query, passage) pairs as encoder input, laid out as the model's tokenizer.json says (BERT:
+ * [CLS] query [SEP] passage [SEP], token type 0 for the query and 1 for the passage; XLM-R:
+ * {@code <s> query </s></s> passage </s>}, no token types), padded to the longest pair of the batch.
  */
 public record PairBatch(long[][] ids, long[][] mask, long[][] types) {
 
@@ -25,21 +26,21 @@ public record PairBatch(long[][] ids, long[][] mask, long[][] types) {
     }
 
     /** Tokenizes the pairs; the tokenizer truncates the passage only, so the query stays whole. */
-    public static PairBatch encode(HuggingFaceTokenizer tokenizer, String query, List<String> passages) {
-        Encoding[] encodings = new Encoding[passages.size()];
+    public static PairBatch encode(PairTokenizer tokenizer, String query, List<String> passages) {
+        TokenEncoding[] encodings = new TokenEncoding[passages.size()];
         int width = 0;
         for (int i = 0; i < passages.size(); i++) {
-            encodings[i] = tokenizer.encode(query, passages.get(i), true, false);
-            width = Math.max(width, encodings[i].getIds().length);
+            encodings[i] = tokenizer.encodePair(query, passages.get(i));
+            width = Math.max(width, encodings[i].length());
         }
         long[][] ids = new long[encodings.length][width];
         long[][] mask = new long[encodings.length][width];
         long[][] types = new long[encodings.length][width];
         for (int r = 0; r < encodings.length; r++) {
-            int n = encodings[r].getIds().length;
-            System.arraycopy(encodings[r].getIds(), 0, ids[r], 0, n);
-            System.arraycopy(encodings[r].getAttentionMask(), 0, mask[r], 0, n);
-            System.arraycopy(encodings[r].getTypeIds(), 0, types[r], 0, n);
+            int n = encodings[r].length();
+            System.arraycopy(encodings[r].ids(), 0, ids[r], 0, n);
+            System.arraycopy(encodings[r].attentionMask(), 0, mask[r], 0, n);
+            System.arraycopy(encodings[r].typeIds(), 0, types[r], 0, n);
         }
         return new PairBatch(ids, mask, types);
     }

@@ -1,14 +1,12 @@
 package io.ragsearch.rerank;
 
 import io.ragsearch.contract.BuiltinModels;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import io.ragsearch.embed.ModelFiles;
 import io.ragsearch.embed.ModelRegistry;
+import io.ragsearch.embed.PairTokenizer;
 import io.ragsearch.embed.SessionSettings;
 import io.ragsearch.embed.Tokenizers;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.util.Map;
 
 /** Builds rerankers from their settings, sharing sessions through the model registry. */
 public final class RerankerFactory {
@@ -64,12 +62,8 @@ public final class RerankerFactory {
         return files;
     }
 
-    private static HuggingFaceTokenizer pairTokenizer(ModelFiles files, int maxSeqLen) throws IOException {
-        Tokenizers.offline();
-        return HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(files.readTokenizer()), Map.of(
-                "truncation", "only_second",
-                "padding", "false",
-                "maxLength", Integer.toString(maxSeqLen),
-                "modelMaxLength", Integer.toString(maxSeqLen)));
+    /** Ours for an XLM-R style (Unigram) vocabulary, DJL's for a WordPiece one (minilm-pair): Tokenizers.pairsFromJson. */
+    private static PairTokenizer pairTokenizer(ModelFiles files, int maxSeqLen) throws IOException {
+        return Tokenizers.pairsFromJson(files.readTokenizer(), maxSeqLen);
     }
 }

@@ -4,6 +4,8 @@ import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.server.SettingsResolver;
 import io.ragsearch.config.ConfigValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +14,7 @@ import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.embed.UnigramTokenizerJson;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.SessionSettings;
+import io.ragsearch.embed.unigram.UnigramTokenizer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +50,7 @@ class CrossEncoderTest {
             Reranker r = load(false, null, registry);
             assertTrue(r.trained());
             assertEquals(512, r.maxSeqLen());
+            assertFalse(((OnnxPairModel) r).pairTokenizer() instanceof UnigramTokenizer, "a WordPiece vocabulary stays with the Rust library");
             assertTrue(r.digest().startsWith("sha256:"));
             String q = "annual leave";
             List<String> passages = List.of("leave", "fifteen days of paid annual leave every year", "x y");
@@ -96,6 +100,7 @@ class CrossEncoderTest {
             Reranker r = new RerankerFactory(registry, new SessionSettings(1, SessionSettings.Arena.SHRINK)).create(SettingsResolver.reranker(
                     config.projects().get(0).reranker(), ServerEnvironment.read(Map.of("RAGSEARCH_MODEL_DIR", modelDir.getParent().toString()))));
             assertEquals(10, r.maxSeqLen());
+            assertInstanceOf(UnigramTokenizer.class, ((OnnxPairModel) r).pairTokenizer(), "a Unigram vocabulary's pairs are ours to encode");
             PairBatch b = r.encode("근로 시간", List.of("근로자는 연차 유급 휴가를 받는다"));
             List<Long> expected = java.util.stream.Stream.of("<s>", "▁근로", "▁시간", "</s>", "</s>", "▁근로", "자는", "▁연차", "▁유급", "</s>")
                     .map(p -> (long) UnigramTokenizerJson.id(p)).toList();

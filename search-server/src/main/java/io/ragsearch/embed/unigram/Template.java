@@ -3,26 +3,51 @@ package io.ragsearch.embed.unigram;
 import java.util.List;
 
 /**
- * The post-processor for a single text: special tokens around the text's tokens, each with its
- * type id (TemplateProcessing's "single", or RobertaProcessing's {@code <s> … </s>}).
+ * A post-processor's layout: special tokens around the tokens of one text (TemplateProcessing's
+ * "single", RobertaProcessing's {@code <s> A </s>}) or of two (its "pair", RobertaProcessing's
+ * {@code <s> A </s></s> B </s>}), each part with its type id.
  */
 record Template(List<Part> parts) {
 
-    /** The text's tokens ({@code ids} null) or a special token's ids and spellings. */
-    record Part(int typeId, int[] ids, String[] pieces) {
+    /** The tokens of text {@code sequence} (0 = A, 1 = B; {@code ids} null) or a special token's ids and spellings. */
+    record Part(int typeId, int sequence, int[] ids, String[] pieces) {
+
+        static Part text(int sequence, int typeId) {
+            return new Part(typeId, sequence, null, null);
+        }
+
+        static Part special(int typeId, int[] ids, String[] pieces) {
+            return new Part(typeId, -1, ids, pieces);
+        }
 
         boolean isSequence() {
             return ids == null;
         }
     }
 
-    static final Template NONE = new Template(List.of(new Part(0, null, null)));
+    static final Template NONE = new Template(List.of(Part.text(0, 0)));
 
     Template {
         parts = List.copyOf(parts);
-        if (parts.stream().filter(Part::isSequence).count() != 1) {
-            throw new IllegalArgumentException("a single-text template needs the text exactly once");
+        int texts = texts(parts);
+        if (texts < 1 || texts > 2) {
+            throw new IllegalArgumentException("a template lays out one text or two, not " + texts);
         }
+        for (int s = 0; s < texts; s++) {
+            int sequence = s;
+            if (parts.stream().filter(p -> p.isSequence() && p.sequence() == sequence).count() != 1) {
+                throw new IllegalArgumentException("a template needs each of its texts exactly once (text " + (char) ('A' + s) + ")");
+            }
+        }
+    }
+
+    private static int texts(List<Part> parts) {
+        return parts.stream().filter(Part::isSequence).mapToInt(p -> p.sequence() + 1).max().orElse(0);
+    }
+
+    /** How many texts the template lays out: 1 (single) or 2 (pair). */
+    int texts() {
+        return texts(parts);
     }
 
     /** How many special tokens the template adds. */

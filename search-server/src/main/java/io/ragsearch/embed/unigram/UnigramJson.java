@@ -97,7 +97,8 @@ public final class UnigramJson {
         }
         UnigramModel model = vocabulary.model();
         return new UnigramTokenizer(addedTokens(parts.get("added_tokens")), normalizer(parts.get("normalizer")),
-                metaspace(parts.get("pre_tokenizer")), model, template(parts.get("post_processor")), maxLength);
+                metaspace(parts.get("pre_tokenizer")), model, template(parts.get("post_processor")),
+                pairTemplate(parts.get("post_processor")), maxLength);
     }
 
     private record Vocabulary(String type, Integer unknownId, boolean byteFallback, PieceTrie pieces, double[] scores) {
@@ -270,6 +271,7 @@ public final class UnigramJson {
         return new Metaspace(replacement.charAt(0), prepend, node.path("split").asBoolean(true));
     }
 
+    /** The post-processor's layout of one text. */
     private static Template template(JsonNode node) throws Unsupported {
         if (node == null || node.isNull()) {
             return Template.NONE;
@@ -277,36 +279,90 @@ public final class UnigramJson {
         String type = node.path("type").asString();
         switch (type) {
             case "TemplateProcessing" -> {
-                List<Template.Part> parts = new ArrayList<>();
-                for (JsonNode item : node.path("single")) {
-                    if (item.has("Sequence")) {
-                        parts.add(new Template.Part(item.get("Sequence").path("type_id").asInt(), null, null));
-                    } else if (item.has("SpecialToken")) {
-                        String name = item.get("SpecialToken").path("id").asString();
-                        JsonNode special = node.path("special_tokens").path(name);
-                        if (special.isMissingNode()) {
-                            throw new Unsupported("template names special token " + name + " it does not define");
-                        }
-                        int[] ids = new int[special.path("ids").size()];
-                        String[] pieces = new String[ids.length];
-                        for (int i = 0; i < ids.length; i++) {
-                            ids[i] = special.path("ids").get(i).asInt();
-                            pieces[i] = special.path("tokens").path(i).asString(name);
-                        }
-                        parts.add(new Template.Part(item.get("SpecialToken").path("type_id").asInt(), ids, pieces));
-                    } else {
-                        throw new Unsupported("template item " + item + " is not implemented here");
-                    }
-                }
-                return new Template(parts);
+                return templateOf(node, "single", 1);
             }
             case "RobertaProcessing" -> {
                 Template.Part cls = robertaToken(node.path("cls"));
                 Template.Part sep = robertaToken(node.path("sep"));
-                return new Template(List.of(cls, new Template.Part(0, null, null), sep));
+                return new Template(List.of(cls, Template.Part.text(0, 0), sep));
             }
             default -> throw new Unsupported("post-processor " + type + " is not implemented here");
         }
+    }
+
+    /**
+     * The post-processor's layout of two texts (a cross-encoder's query and passage), or null where
+     * it has none we read: no post-processor (the texts follow each other, as the Rust library joins
+     * them) is a layout; a TemplateProcessing without "pair", or with one we do not read, is not.
+     */
+    private static Template pairTemplate(JsonNode node) throws Unsupported {
+        if (node == null || node.isNull()) {
+            // The second text keeps the type id the Rust library encodes it with: 1.
+            return new Template(List.of(Template.Part.text(0, 0), Template.Part.text(1, 1)));
+        }
+        String type = node.path("type").asString();
+        switch (type) {
+            case "TemplateProcessing" -> {
+                JsonNode pair = node.path("pair");
+                if (!pair.isArray() || pair.isEmpty()) {
+                    return null;
+                }
+                try {
+                    return templateOf(node, "pair", 2);
+                } catch (Unsupported e) {
+                    // Pairs then go to the Rust library; single texts (the embedder's) stay ours.
+                    return null;
+                }
+            }
+            case "RobertaProcessing" -> {
+                // <s> A </s></s> B </s>, and no token types: RoBERTa-style models have none.
+                Template.Part cls = robertaToken(node.path("cls"));
+                Template.Part sep = robertaToken(node.path("sep"));
+                return new Template(List.of(cls, Template.Part.text(0, 0), sep, sep, Template.Part.text(1, 0), sep));
+            }
+            default -> throw new Unsupported("post-processor " + type + " is not implemented here");
+        }
+    }
+
+    /** TemplateProcessing's "single" or "pair": sequences A and B, and special tokens it defines. */
+    private static Template templateOf(JsonNode node, String which, int texts) throws Unsupported {
+        List<Template.Part> parts = new ArrayList<>();
+        for (JsonNode item : node.path(which)) {
+            if (item.has("Sequence")) {
+                String id = item.get("Sequence").path("id").asString();
+                int sequence = switch (id) {
+                    case "A" -> 0;
+                    case "B" -> 1;
+                    default -> throw new Unsupported("template sequence " + id + " is neither A nor B");
+                };
+                parts.add(Template.Part.text(sequence, item.get("Sequence").path("type_id").asInt()));
+            } else if (item.has("SpecialToken")) {
+                String name = item.get("SpecialToken").path("id").asString();
+                JsonNode special = node.path("special_tokens").path(name);
+                if (special.isMissingNode()) {
+                    throw new Unsupported("template names special token " + name + " it does not define");
+                }
+                int[] ids = new int[special.path("ids").size()];
+                String[] pieces = new String[ids.length];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = special.path("ids").get(i).asInt();
+                    pieces[i] = special.path("tokens").path(i).asString(name);
+                }
+                parts.add(Template.Part.special(item.get("SpecialToken").path("type_id").asInt(), ids, pieces));
+            } else {
+                throw new Unsupported("template item " + item + " is not implemented here");
+            }
+        }
+        Template template;
+        try {
+            template = new Template(parts);
+        } catch (IllegalArgumentException e) {
+            throw new Unsupported("template " + which + ": " + e.getMessage());
+        }
+        if (template.texts() != texts) {
+            throw new Unsupported("template " + which + " lays out " + template.texts() + " texts, not " + texts);
+        }
+        return template;
     }
 
     /** RobertaProcessing names a special token as [text, id]. */
@@ -314,6 +370,6 @@ public final class UnigramJson {
         if (!pair.isArray() || pair.size() != 2) {
             throw new Unsupported("RobertaProcessing token " + pair + " is not [text, id]");
         }
-        return new Template.Part(0, new int[] {pair.get(1).asInt()}, new String[] {pair.get(0).asString()});
+        return Template.Part.special(0, new int[] {pair.get(1).asInt()}, new String[] {pair.get(0).asString()});
     }
 }

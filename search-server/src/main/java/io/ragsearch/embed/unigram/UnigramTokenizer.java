@@ -1,7 +1,9 @@
 package io.ragsearch.embed.unigram;
 
+import io.ragsearch.embed.PairTokenizer;
 import io.ragsearch.embed.TextTokenizer;
 import io.ragsearch.embed.TokenEncoding;
+import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -11,19 +13,24 @@ import java.util.Set;
  * text; each remaining segment is normalised, split into words by {@link Metaspace} and each word
  * cut into pieces by the {@link UnigramModel}; the pieces are truncated so that, with the
  * template's special tokens added, at most {@code maxLength} remain. Truncation keeps the start
- * of the text and there is no padding (the embedder pads a batch itself). Safe for concurrent use.
+ * of the text and there is no padding (the embedder pads a batch itself). A pair (a
+ * cross-encoder's query and passage) is laid out by the post-processor's pair template, each text
+ * encoded on its own as the library encodes it, and cut on the passage side
+ * ({@link PairTruncation}). Safe for concurrent use.
  */
-public final class UnigramTokenizer implements TextTokenizer {
+public final class UnigramTokenizer implements TextTokenizer, PairTokenizer {
 
     private final AddedTokens added;
     private final NormalizeStep normalizer;
     private final Metaspace metaspace;
     private final UnigramModel model;
     private final Template template;
+    /** Null when the post-processor lays out single texts only. */
+    private final Template pairTemplate;
     private final int maxLength;
 
     UnigramTokenizer(AddedTokens added, NormalizeStep normalizer, Metaspace metaspace, UnigramModel model,
-                     Template template, int maxLength) {
+                     Template template, Template pairTemplate, int maxLength) {
         if (maxLength <= template.added()) {
             throw new IllegalArgumentException("maximum length " + maxLength + " leaves no room beside the "
                     + template.added() + " special tokens");
@@ -33,6 +40,7 @@ public final class UnigramTokenizer implements TextTokenizer {
         this.metaspace = metaspace;
         this.model = model;
         this.template = template;
+        this.pairTemplate = pairTemplate;
         this.maxLength = maxLength;
     }
 
@@ -56,7 +64,34 @@ public final class UnigramTokenizer implements TextTokenizer {
         return model.vocabularySize() + " pieces, " + model.trieNodes() + " trie nodes";
     }
 
+    /** Whether tokenizer.json's post-processor lays out pairs (TemplateProcessing may define "single" alone). */
+    public boolean encodesPairs() {
+        return pairTemplate != null;
+    }
+
+    @Override
+    public TokenEncoding encodePair(String first, String second) {
+        if (pairTemplate == null) {
+            throw new IllegalStateException("this tokenizer.json's post-processor has no pair template");
+        }
+        if (maxLength <= pairTemplate.added()) {
+            throw new IllegalArgumentException("maximum length " + maxLength + " leaves no room beside the "
+                    + pairTemplate.added() + " special tokens of a pair");
+        }
+        TokenBuffer a = pieces(first);
+        TokenBuffer b = pieces(second);
+        int kept = PairTruncation.secondKept(a.size(), b.size(), maxLength - pairTemplate.added());
+        return build(new TokenBuffer[] {a, b}, new int[] {a.size(), kept}, pairTemplate);
+    }
+
     private TokenEncoding encode(String text, boolean special) {
+        TokenBuffer content = pieces(text);
+        int kept = Math.min(content.size(), special ? maxLength - template.added() : maxLength);
+        return build(new TokenBuffer[] {content}, new int[] {kept}, special ? template : Template.NONE);
+    }
+
+    /** One text's pieces, untruncated. */
+    private TokenBuffer pieces(String text) {
         TokenBuffer content = new TokenBuffer();
         long[] word = {0};
         for (AddedTokens.Segment s : added.split(text)) {
@@ -73,25 +108,23 @@ public final class UnigramTokenizer implements TextTokenizer {
             }
             metaspace.words(normalized, s.from() == 0, w -> model.encode(w, word[0]++, content));
         }
-        int kept = Math.min(content.size(), special ? maxLength - template.added() : maxLength);
-        if (!special) {
-            return build(content, kept, Template.NONE);
-        }
-        return build(content, kept, template);
+        return content;
     }
 
-    private static TokenEncoding build(TokenBuffer content, int kept, Template template) {
-        int n = kept + template.added();
+    /** The template's parts in order, text {@code i} contributing its first {@code kept[i]} tokens. */
+    private static TokenEncoding build(TokenBuffer[] texts, int[] kept, Template template) {
+        int n = template.added() + Arrays.stream(kept).sum();
         long[] ids = new long[n];
         long[] types = new long[n];
         long[] mask = new long[n];
         String[] pieces = new String[n];
         long[] words = new long[n];
-        java.util.Arrays.fill(mask, 1);
+        Arrays.fill(mask, 1);
         int at = 0;
         for (Template.Part part : template.parts()) {
             if (part.isSequence()) {
-                for (int i = 0; i < kept; i++, at++) {
+                TokenBuffer content = texts[part.sequence()];
+                for (int i = 0; i < kept[part.sequence()]; i++, at++) {
                     ids[at] = content.id(i);
                     types[at] = part.typeId();
                     pieces[at] = content.piece(i);

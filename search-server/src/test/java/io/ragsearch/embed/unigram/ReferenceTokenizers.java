@@ -33,14 +33,20 @@ final class ReferenceTokenizers implements AutoCloseable {
 
     /** Both, truncating at maxLength (the embedder's own length when null). */
     static ReferenceTokenizers builtin(Integer maxLength) throws IOException {
-        EmbeddingModel model = SettingsResolver.defaultEmbedding(ServerEnvironment.read(System.getenv()));
-        assertEquals(ModelFiles.BUILTIN_E5, model.builtin(),
-                "the built-in multilingual model is not installed: run scripts/model/fetch-e5.sh (the test command does)");
+        EmbeddingModel model = builtinModel();
         byte[] json = model.files().readTokenizer();
         int max = maxLength != null ? maxLength : model.settings().maxSeqLen();
         UnigramTokenizer ours = assertInstanceOf(UnigramTokenizer.class, Tokenizers.fromJson(json, max),
                 "the built-in model's Unigram tokenizer.json is read by our own tokenizer");
         return new ReferenceTokenizers(model.settings(), ours, Tokenizers.djl(json, max));
+    }
+
+    /** The built-in multilingual model: its tokenizer.json is XLM-R's (the large rerank stand-in carries a copy). */
+    static EmbeddingModel builtinModel() {
+        EmbeddingModel model = SettingsResolver.defaultEmbedding(ServerEnvironment.read(System.getenv()));
+        assertEquals(ModelFiles.BUILTIN_E5, model.builtin(),
+                "the built-in multilingual model is not installed: run scripts/model/fetch-e5.sh (the test command does)");
+        return model;
     }
 
     /** Null when both give the same ids, type ids, mask, pieces and word ids; else what differs. */

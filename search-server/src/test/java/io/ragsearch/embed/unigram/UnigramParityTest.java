@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ragsearch.corpus.CorpusLoader;
-import io.ragsearch.eval.QuestionFile;
 import io.ragsearch.index.IndexBuilder;
-import io.ragsearch.search.SharedCorpus;
-import io.ragsearch.search.TestProjects;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +15,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Our Unigram tokenizer gives the Rust library's ids, piece for piece, on every text the project
@@ -47,28 +43,12 @@ class UnigramParityTest {
         untruncated.close();
     }
 
-    private static Path top() {
-        return Path.of(System.getProperty("user.dir")).resolve("..").normalize();
-    }
-
-    /** Every corpus directory: the samples, the evaluation corpora, the shared statutes. */
-    private static List<Path> corpora() throws IOException {
-        List<Path> dirs = new ArrayList<>();
-        dirs.add(TestProjects.sampleDirectory("en"));
-        dirs.add(TestProjects.sampleDirectory("ko"));
-        try (Stream<Path> s = Files.list(top().resolve("eval/corpora"))) {
-            s.filter(Files::isDirectory).sorted().forEach(dirs::add);
-        }
-        dirs.add(SharedCorpus.koStatutes());
-        return dirs;
-    }
-
     @Test
     void articlesAsTheEmbedderSeesThemGiveTheSameIds() throws IOException {
         List<String> mismatches = new ArrayList<>();
         int articles = 0;
         int endingInLoneMark = 0;
-        for (Path dir : corpora()) {
+        for (Path dir : ProjectTexts.corpora()) {
             var corpus = new CorpusLoader(false).load(dir.getFileName().toString(), dir).corpus();
             for (String text : IndexBuilder.embeddingTexts(corpus)) {
                 String passage = truncating.settings.passagePrefix() + text;
@@ -96,7 +76,7 @@ class UnigramParityTest {
         int files = 0;
         int endingInLoneMark = 0;
         long tokens = 0;
-        for (Path dir : corpora()) {
+        for (Path dir : ProjectTexts.corpora()) {
             List<Path> paths;
             try (Stream<Path> s = Files.walk(dir)) {
                 paths = s.filter(Files::isRegularFile).sorted().toList();
@@ -124,12 +104,7 @@ class UnigramParityTest {
 
     @Test
     void everyQuestionGivesTheSameIds() throws IOException {
-        List<String> queries = new ArrayList<>();
-        try (Stream<Path> s = Files.list(top().resolve("eval"))) {
-            for (Path file : s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
-                collectQueries(QuestionFile.strictYaml().readTree(Files.readString(file)), queries);
-            }
-        }
+        List<String> queries = ProjectTexts.questions();
         List<String> mismatches = new ArrayList<>();
         for (String q : queries) {
             String diff = truncating.difference(truncating.settings.queryPrefix() + q);
@@ -140,21 +115,6 @@ class UnigramParityTest {
         System.out.printf("parity: %d questions compared, %d differ%n", queries.size(), mismatches.size());
         assertTrue(queries.size() > 100, "questions compared: " + queries.size());
         assertEquals(List.of(), mismatches, mismatches.size() + " of " + queries.size() + " questions differ");
-    }
-
-    /** Every "query" string anywhere in a question or verify file. */
-    private static void collectQueries(JsonNode node, List<String> out) {
-        if (node.isObject()) {
-            JsonNode q = node.get("query");
-            if (q != null && q.isString()) {
-                out.add(q.asString());
-            }
-        }
-        if (node.isContainer()) {
-            for (JsonNode child : node) {
-                collectQueries(child, out);
-            }
-        }
     }
 
     private static String excerpt(String text) {
