@@ -170,7 +170,7 @@ public final class SearchServerApp implements AutoCloseable {
 
     /** The embedding's progress in /metrics: the operator and a dashboard see a long first start move. */
     private void registerEmbeddingGauges(StartupEmbedding pending) {
-        metrics.gauge("ragsearch_embedding_articles_total", "Articles whose vectors this start needs (cached or embedded)",
+        metrics.gauge("ragsearch_embedding_articles_needed", "Articles whose vectors this start needs (cached or embedded)",
                 () -> pending.snapshot().articlesTotal());
         metrics.gauge("ragsearch_embedding_articles_done", "Articles of this start that have their vector",
                 () -> pending.snapshot().articlesDone());
