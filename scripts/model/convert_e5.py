@@ -17,11 +17,12 @@ written (FORMS below; docs/models.md has each one's speed and quality):
   * q4 (the server's model until issue 28): every linear layer a com.microsoft MatMulNBits
     (bits 4, block 32, no zero-point input so the implied zero point is 8) holding exactly the
     Q4_0 weights, attention written out with standard operators;
-  * int8-smooth-split (the default): int8 matrix products (DynamicQuantizeMatMul, weights per
-    channel, activations per tensor at run time), their inputs smoothed (e5_smooth.py) from
-    ranges calibrated on calibration.txt, the 32 widest inputs of each down projection kept in
-    float32, attention as one MultiHeadAttention and residual + LayerNorm as
-    SkipLayerNormalization;
+  * q4-fused (the default): the same MatMulNBits, attention as one MultiHeadAttention and each
+    residual add + LayerNorm as one SkipLayerNormalization: the same vectors, faster;
+  * int8-smooth-split (2x, one held-out question lost: not the default): int8 matrix products
+    (DynamicQuantizeMatMul, weights per channel, activations per tensor at run time), their
+    inputs smoothed (e5_smooth.py) from ranges calibrated on calibration.txt, the 32 widest
+    inputs of each down projection kept in float32, fused attention;
   * the other forms are the steps between, kept to reproduce the trade-off table.
 The output is deterministic: the same input bytes give the same model bytes.
 
