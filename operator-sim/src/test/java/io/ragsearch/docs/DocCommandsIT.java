@@ -46,6 +46,7 @@ class DocCommandsIT {
             coveredBy("scripts/test-all\\.sh", ".ci/run", "scripts/test-all.sh"),
             coveredBy("scripts/model/fetch-e5\\.sh", "scripts/test-all.sh", "scripts/model/fetch-e5.sh"),
             coveredBy("scripts/model/fetch-xlmr-pair-cost\\.sh", "scripts/test-all.sh", "scripts/model/fetch-xlmr-pair-cost.sh"),
+            coveredBy("scripts/model/fetch-e5\\.sh --form q4", "scripts/test-all.sh", "scripts/model/fetch-e5.sh --form q4"),
             coveredBy("mvn -q -B -DskipTests package", "scripts/test-all.sh", "mvn -B -ntp verify"),
             coveredBy("scripts/build-images\\.sh", "scripts/test-all.sh", "-Pimages"),
             coveredBy("mvn -B -ntp -pl search-server -am verify -Dit\\.test=BadInputCatalogueIT -Dtest=none .*", SERVER_TESTS + "mcp/BadInputCatalogueIT.java", "class BadInputCatalogueIT"),
@@ -80,7 +81,7 @@ class DocCommandsIT {
             coveredBy(SERVER + " verify --checks eval/verify-handbook\\.yaml --url .*", SERVER_TESTS + "cli/VerifyCommandIT.java", "\"--baseline-url\""),
             coveredBy(BENCH + " bench( --ko \\.\\./shared/corpus/ko-statutes| --quick --out /tmp/bench)",
                     "search-bench/src/test/java/io/ragsearch/bench/BenchQuickIT.java", "\"bench\", \"--quick\""),
-            coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " embedding --articles 128",
+            coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " embedding --articles 48 --queries 50( +--model \\S+)?",
                     "search-bench/src/test/java/io/ragsearch/bench/EmbeddingBenchIT.java", "\"embedding\""),
             coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " tokenizer",
                     "search-bench/src/test/java/io/ragsearch/bench/TokenizerBenchIT.java", "\"tokenizer\""),
@@ -115,6 +116,11 @@ class DocCommandsIT {
             // Not on our machines.
             outside("scripts/model/verify-e5\\.sh --bench",
                     "the conversion's own check (about 2 minutes), run by hand when the converter or a pinned package changes"),
+            outside("scripts/model/fetch-e5\\.sh --form int8-smooth-split",
+                    "a form that is not the default, fetched by hand to measure or evaluate it (docs/models.md, \"Forms\")"),
+            outside("mkdir -p /tmp/forms/\\S+|ln -s \\S+ /tmp/forms/\\S+|printf 'models:.*|java -jar \\$J eval --config form\\.yaml .*",
+                    "evaluates one form of the model on every set, by hand when forms are compared: it embeds every corpus "
+                            + "again (15-20 minutes per form on a busy 2-core machine)"),
             outside("pip install \"optimum\\[exporters\\]\"|optimum-cli export onnx .*",
                     "exports a model from a model hub, which these machines do not reach (and the server never does)"));
 

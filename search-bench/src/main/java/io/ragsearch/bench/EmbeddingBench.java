@@ -69,6 +69,16 @@ public final class EmbeddingBench implements Callable<Integer> {
             description = "Question files whose queries are timed (default eval/ko-statutes-dev.yaml,eval/ko-statutes-holdout.yaml).")
     List<Path> questions = List.of(Path.of("eval/ko-statutes-dev.yaml"), Path.of("eval/ko-statutes-holdout.yaml"));
 
+    @Option(names = "--reference", paramLabel = "DIR",
+            description = "The model the default is compared with: speed side by side, vector agreement (default: "
+                    + "multilingual-e5-small-q4/ beside the built-in, the 4-bit form fetch-e5.sh --form q4 writes).")
+    Path reference;
+
+    @Option(names = "--model", paramLabel = "DIR",
+            description = "Measure the model in DIR (another form from fetch-e5.sh --form, with the built-in's settings) "
+                    + "in place of the built-in default.")
+    Path modelDir;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -83,8 +93,9 @@ public final class EmbeddingBench implements Callable<Integer> {
         }
         List<Integer> threadCounts = new ArrayList<>(new LinkedHashSet<>(List.of(machine.cores(), 1)));
 
+        Path referenceDir = referenceDirectory(model.directory());
         try (ModelRegistry registry = new ModelRegistry()) {
-            ModelFiles files = model.files();
+            ModelFiles files = modelDir == null ? model.files() : ModelFiles.fromDirectory(modelDir);
             files.digest(); // hashed before the first reading: the digest's buffer is not the model's memory
             System.gc();
             long before = ProcessMemory.residentBytes();
@@ -111,24 +122,39 @@ public final class EmbeddingBench implements Callable<Integer> {
             err.printf(Locale.ROOT, "embedding: %d passages embedded as the loader does in %.1f s, RSS %d MiB%n", texts.size(),
                     (System.nanoTime() - p0) / 1e9, afterPassages >> 20);
 
+            TextEmbedder today = TextEmbedder.load(registry, ModelFiles.fromDirectory(referenceDir), serving, model.settings());
             List<EmbeddingReport.Throughput> throughput = new ArrayList<>();
+            List<float[][]> vectorsAtCores = null;
             for (int threads : threadCounts) {
-                TextEmbedder embedder = threads == machine.cores() ? server
-                        : TextEmbedder.load(registry, files, new SessionSettings(threads, SessionSettings.DEFAULT_ARENA), model.settings());
-                Measured m = measure(embedder, files.modelPath(), threads, texts);
-                if (embedder != server) {
-                    embedder.close();
+                SessionSettings session = new SessionSettings(threads, SessionSettings.DEFAULT_ARENA);
+                List<Variant> variants = threads == machine.cores()
+                        ? List.of(new Variant(server, files.modelPath()), new Variant(today, referenceDir.resolve("model.onnx")))
+                        : List.of(new Variant(TextEmbedder.load(registry, files, session, model.settings()), files.modelPath()),
+                                new Variant(TextEmbedder.load(registry, ModelFiles.fromDirectory(referenceDir), session, model.settings()),
+                                        referenceDir.resolve("model.onnx")));
+                List<Measured> measured = measure(variants, threads, texts);
+                for (int v = 0; v < variants.size(); v++) {
+                    if (variants.get(v).embedder() != server && variants.get(v).embedder() != today) {
+                        variants.get(v).embedder().close();
+                    }
+                    EmbeddingReport.Throughput row = measured.get(v).row();
+                    err.printf(Locale.ROOT, "embedding: %s, %d threads: server %.1f passages/s, raw %.1f, min cosine %.6f%n",
+                            row.model(), threads, row.serverPassagesPerSecond(), row.rawPassagesPerSecond(), row.minCosine());
+                    throughput.add(row);
                 }
-                err.printf(Locale.ROOT, "embedding: %d threads: server %.1f passages/s, raw %.1f, min cosine %.6f%n", threads,
-                        m.row().serverPassagesPerSecond(), m.row().rawPassagesPerSecond(), m.row().minCosine());
-                throughput.add(m.row());
+                if (threads == machine.cores()) {
+                    vectorsAtCores = List.of(measured.get(0).served(), measured.get(1).served());
+                }
             }
             throughput.sort(java.util.Comparator.comparingInt(EmbeddingReport.Throughput::threads));
+            EmbeddingReport.Agreement agreement = agreement(server, today, vectorsAtCores.get(0), vectorsAtCores.get(1), queryTexts);
 
             EmbeddingReport.Latency[] latency = latency(server, corpus, passageVectors, queryTexts);
+            EmbeddingReport.Latency[] todayLatency = latency(today, corpus, vectorsAtCores.get(1), queryTexts);
+            today.close();
             EmbeddingReport report = new EmbeddingReport(commandText(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
-                    machine, server.name(), texts.size(), queryTexts.size(), memory.withPassages(afterPassages),
-                    throughput, latency[0], latency[1], latency[2]);
+                    machine, server.name(), today.name(), texts.size(), queryTexts.size(), memory.withPassages(afterPassages),
+                    throughput, latency[0], latency[1], latency[2], todayLatency[0], todayLatency[1], agreement);
             server.close();
             out.print(report.markdown());
             out.flush();
@@ -141,70 +167,146 @@ public final class EmbeddingBench implements Callable<Integer> {
         }
     }
 
-    private record Measured(EmbeddingReport.Throughput row) {
+    /** The folder of the model compared with: --reference, or multilingual-e5-small-q4/ beside the built-in. */
+    private Path referenceDirectory(Path builtin) {
+        Path dir = reference != null ? reference : builtin.resolveSibling(builtin.getFileName() + "-q4");
+        if (!Files.isRegularFile(dir.resolve("model.onnx"))) {
+            throw new IllegalStateException("no model to compare with in " + dir
+                    + ": run scripts/model/fetch-e5.sh --form q4 (today's 4-bit form) or give --reference DIR");
+        }
+        return dir;
+    }
+
+    /** A model measured: its embedder (the server's path) and its file (the raw path). */
+    private record Variant(TextEmbedder embedder, Path modelFile) {
+    }
+
+    /** Cosine between two unit vectors' directions. */
+    private static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int d = 0; d < a.length; d++) {
+            dot += (double) a[d] * b[d];
+            na += (double) a[d] * a[d];
+            nb += (double) b[d] * b[d];
+        }
+        return dot / Math.sqrt(na * nb);
     }
 
     /**
-     * The same passages both ways at one thread count, batch by batch in turn (which path goes
-     * first alternates), so that both see the same moments of a shared machine. Each path first
-     * embeds the shortest passage alone (a session's first run pays one-off set-up). The server
-     * path gets each batch's texts (TextEmbedder.embedPassages forms the same batch of them and
-     * tokenizes it itself); the raw path gets the tokens ready-made: its time is the model and
-     * the pooling alone.
+     * The default model's vectors against the reference's: every passage, every query, and each
+     * query's ten nearest passages under one model against those under the other.
      */
-    private static Measured measure(TextEmbedder embedder, Path modelFile, int threads, List<String> texts) throws Exception {
+    private static EmbeddingReport.Agreement agreement(TextEmbedder model, TextEmbedder reference, float[][] passages,
+                                                       float[][] referencePassages, List<String> queries) {
+        double[] passage = new double[passages.length];
+        for (int i = 0; i < passages.length; i++) {
+            passage[i] = cosine(passages[i], referencePassages[i]);
+        }
+        double[] query = new double[queries.size()];
+        double overlap = 0;
+        int k = Math.min(10, passages.length);
+        for (int q = 0; q < queries.size(); q++) {
+            float[] a = model.embedQuery(queries.get(q));
+            float[] b = reference.embedQuery(queries.get(q));
+            query[q] = cosine(a, b);
+            java.util.Set<Integer> mine = new java.util.HashSet<>(topK(a, passages, k));
+            mine.retainAll(topK(b, referencePassages, k));
+            overlap += mine.size() / (double) k;
+        }
+        return new EmbeddingReport.Agreement(passages.length, java.util.Arrays.stream(passage).min().orElse(1),
+                java.util.Arrays.stream(passage).average().orElse(1), queries.size(), java.util.Arrays.stream(query).min().orElse(1),
+                java.util.Arrays.stream(query).average().orElse(1), overlap / Math.max(1, queries.size()));
+    }
+
+    private static List<Integer> topK(float[] query, float[][] passages, int k) {
+        Integer[] order = new Integer[passages.length];
+        double[] score = new double[passages.length];
+        for (int i = 0; i < passages.length; i++) {
+            order[i] = i;
+            score[i] = cosine(query, passages[i]);
+        }
+        java.util.Arrays.sort(order, (x, y) -> Double.compare(score[y], score[x]));
+        return java.util.Arrays.asList(order).subList(0, k);
+    }
+
+    private record Measured(EmbeddingReport.Throughput row, float[][] served) {
+    }
+
+    /**
+     * The same passages through every model both ways at one thread count, batch by batch in
+     * turn (which run goes first rotates), so that all see the same moments of a shared machine.
+     * Each path first embeds the shortest passage alone (a session's first run pays one-off
+     * set-up). The server path gets each batch's texts (TextEmbedder.embedPassages forms the same
+     * batch of them and tokenizes it itself); the raw path gets the tokens ready-made: its time is
+     * the model and the pooling alone. The models share a tokenizer.json, so one tokenization
+     * serves all.
+     */
+    private static List<Measured> measure(List<Variant> variants, int threads, List<String> texts) throws Exception {
+        TextEmbedder first = variants.get(0).embedder();
         long t0 = System.nanoTime();
-        List<RawEmbeddingRun.TokenBatch> batches = RawEmbeddingRun.tokenize(embedder.tokenizer(), texts,
-                embedder.settings().passagePrefix());
+        List<RawEmbeddingRun.TokenBatch> batches = RawEmbeddingRun.tokenize(first.tokenizer(), texts,
+                first.settings().passagePrefix());
         double tokenizeSeconds = (System.nanoTime() - t0) / 1e9;
         long tokens = batches.stream().mapToLong(RawEmbeddingRun.TokenBatch::realTokens).sum();
+        double flops = batches.stream().mapToDouble(b -> EncoderShape.E5_SMALL.flops(b.rows(), b.width())).sum();
         int shortest = batches.get(0).passages()[0];
-        RawEmbeddingRun.TokenBatch warmUp = RawEmbeddingRun.tokenize(embedder.tokenizer(), List.of(texts.get(shortest)),
-                embedder.settings().passagePrefix()).get(0);
+        RawEmbeddingRun.TokenBatch warmUp = RawEmbeddingRun.tokenize(first.tokenizer(), List.of(texts.get(shortest)),
+                first.settings().passagePrefix()).get(0);
 
-        float[][] served = new float[texts.size()][];
-        float[][] raw = new float[texts.size()][];
-        long serverNanos = 0;
-        long rawNanos = 0;
-        try (RawEmbeddingRun run = new RawEmbeddingRun(modelFile, threads, embedder.output())) {
-            embedder.embedPassages(List.of(texts.get(shortest)));
-            run.run(warmUp);
+        int n = variants.size();
+        float[][][] served = new float[n][texts.size()][];
+        float[][][] raw = new float[n][texts.size()][];
+        long[] serverNanos = new long[n];
+        long[] rawNanos = new long[n];
+        List<RawEmbeddingRun> runs = new ArrayList<>();
+        try {
+            for (Variant v : variants) {
+                runs.add(new RawEmbeddingRun(v.modelFile(), threads, v.embedder().output()));
+                v.embedder().embedPassages(List.of(texts.get(shortest)));
+                runs.get(runs.size() - 1).run(warmUp);
+            }
             for (int i = 0; i < batches.size(); i++) {
                 RawEmbeddingRun.TokenBatch b = batches.get(i);
                 List<String> batchTexts = java.util.Arrays.stream(b.passages()).mapToObj(texts::get).toList();
-                for (int turn = 0; turn < 2; turn++) {
+                for (int turn = 0; turn < 2 * n; turn++) {
+                    int slot = (turn + i) % (2 * n);
+                    int v = slot / 2;
+                    boolean server = slot % 2 == 0;
                     long s0 = System.nanoTime();
-                    boolean server = (turn == 0) == (i % 2 == 0);
-                    float[][] vectors = server ? embedder.embedPassages(batchTexts) : run.run(b);
+                    float[][] vectors = server ? variants.get(v).embedder().embedPassages(batchTexts) : runs.get(v).run(b);
                     long spent = System.nanoTime() - s0;
-                    float[][] into = server ? served : raw;
+                    float[][] into = server ? served[v] : raw[v];
                     for (int r = 0; r < b.rows(); r++) {
                         into[b.passages()[r]] = vectors[r];
                     }
                     if (server) {
-                        serverNanos += spent;
+                        serverNanos[v] += spent;
                     } else {
-                        rawNanos += spent;
+                        rawNanos[v] += spent;
                     }
                 }
             }
-        }
-        double minCosine = 1;
-        double maxAbsDiff = 0;
-        for (int i = 0; i < texts.size(); i++) {
-            double dot = 0;
-            double na = 0;
-            double nb = 0;
-            for (int d = 0; d < served[i].length; d++) {
-                dot += (double) served[i][d] * raw[i][d];
-                na += (double) served[i][d] * served[i][d];
-                nb += (double) raw[i][d] * raw[i][d];
-                maxAbsDiff = Math.max(maxAbsDiff, Math.abs(served[i][d] - raw[i][d]));
+        } finally {
+            for (RawEmbeddingRun run : runs) {
+                run.close();
             }
-            minCosine = Math.min(minCosine, dot / Math.sqrt(na * nb));
         }
-        return new Measured(new EmbeddingReport.Throughput(threads, texts.size(), tokens, tokenizeSeconds, serverNanos / 1e9,
-                rawNanos / 1e9, minCosine, maxAbsDiff));
+        List<Measured> out = new ArrayList<>();
+        for (int v = 0; v < n; v++) {
+            double minCosine = 1;
+            double maxAbsDiff = 0;
+            for (int i = 0; i < texts.size(); i++) {
+                minCosine = Math.min(minCosine, cosine(served[v][i], raw[v][i]));
+                for (int d = 0; d < served[v][i].length; d++) {
+                    maxAbsDiff = Math.max(maxAbsDiff, Math.abs(served[v][i][d] - raw[v][i][d]));
+                }
+            }
+            out.add(new Measured(new EmbeddingReport.Throughput(variants.get(v).embedder().name(), threads, texts.size(), tokens,
+                    tokenizeSeconds, serverNanos[v] / 1e9, rawNanos[v] / 1e9, minCosine, maxAbsDiff, flops), served[v]));
+        }
+        return out;
     }
 
     /**

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /** What `ragsearch-bench embedding` measured in one run, and the Markdown it prints. */
-record EmbeddingReport(String command, String when, Machine machine, String model, int articles, int queries,
+record EmbeddingReport(String command, String when, Machine machine, String model, String reference, int articles, int queries,
                        Memory memory, List<Throughput> throughput, Latency queryEmbedding, Latency hybridSearch,
-                       Latency lexicalSearch) {
+                       Latency lexicalSearch, Latency referenceQueryEmbedding, Latency referenceHybridSearch, Agreement agreement) {
 
     /** Lowest cosine between the server's and the raw path's vector of the same passage that counts as the same vector. */
     static final double MIN_AGREEMENT = 0.9999;
@@ -34,9 +34,17 @@ record EmbeddingReport(String command, String when, Machine machine, String mode
         }
     }
 
-    /** One thread count: the same batches through TextEmbedder and through a bare session. */
-    record Throughput(int threads, int passages, long tokens, double tokenizeSeconds, double serverSeconds, double rawSeconds, double minCosine,
-                      double maxAbsDiff) {
+    /**
+     * One model at one thread count: the same batches through TextEmbedder and through a bare
+     * session; flops is the batches' arithmetic counted from the encoder's shape (EncoderShape).
+     */
+    record Throughput(String model, int threads, int passages, long tokens, double tokenizeSeconds, double serverSeconds, double rawSeconds,
+                      double minCosine, double maxAbsDiff, double flops) {
+
+        double rawGflops() {
+            return flops / rawSeconds / 1e9;
+        }
+
         double serverPassagesPerSecond() {
             return passages / serverSeconds;
         }
@@ -61,6 +69,14 @@ record EmbeddingReport(String command, String when, Machine machine, String mode
         boolean agrees() {
             return minCosine >= MIN_AGREEMENT;
         }
+    }
+
+    /**
+     * The default model's vectors against the reference's: cosine of each passage's and each
+     * query's two vectors, and the share of a query's ten nearest passages the two rankings share.
+     */
+    record Agreement(int passages, double passageMin, double passageMean, int queries, double queryMin, double queryMean,
+                     double top10Overlap) {
     }
 
     record Latency(int samples, double p50Ms, double p95Ms) {
@@ -90,22 +106,53 @@ record EmbeddingReport(String command, String when, Machine machine, String mode
         row(md, "RSS growth from embedding the passages (arena, buffers) (MiB)", mib(memory.passagesBytes()));
         for (Throughput t : throughput) {
             String at = " at " + t.threads() + (t.threads() == 1 ? " thread" : " threads");
-            row(md, "passages/s server" + at, f1(t.serverPassagesPerSecond()));
-            row(md, "passages/s raw ONNX" + at, f1(t.rawPassagesPerSecond()));
-            row(md, "tokens/s server" + at, f0(t.serverTokensPerSecond()));
-            row(md, "tokens/s raw ONNX" + at, f0(t.rawTokensPerSecond()));
-            row(md, "tokenizing alone, share of the server's time" + at,
+            String m = t.model() + ": ";
+            row(md, m + "passages/s server" + at, f1(t.serverPassagesPerSecond()));
+            row(md, m + "passages/s raw ONNX" + at, f1(t.rawPassagesPerSecond()));
+            row(md, m + "passages per CPU-second, raw ONNX" + at, f2(t.rawPassagesPerSecond() / t.threads()));
+            row(md, m + "tokens/s server" + at, f0(t.serverTokensPerSecond()));
+            row(md, m + "tokens/s raw ONNX" + at, f0(t.rawTokensPerSecond()));
+            row(md, m + "GFLOP/s achieved, raw ONNX" + at + "; share of the fp32 / int8 peak", String.format(Locale.ROOT,
+                    "%.1f; %.0f %% / %.0f %%", t.rawGflops(), 100 * t.rawGflops() / (t.threads() * machine.fp32PeakPerCore()),
+                    100 * t.rawGflops() / (t.threads() * machine.int8PeakPerCore())));
+            row(md, m + "tokenizing alone, share of the server's time" + at,
                     String.format(Locale.ROOT, "%.3f", t.tokenizeSeconds() / t.serverSeconds()));
-            row(md, "server / raw throughput" + at, String.format(Locale.ROOT, "%.3f", t.ratio()));
-            row(md, "vector agreement" + at + ": min cosine, max abs diff",
+            row(md, m + "server / raw throughput" + at, String.format(Locale.ROOT, "%.3f", t.ratio()));
+            row(md, m + "vector agreement server vs raw" + at + ": min cosine, max abs diff",
                     String.format(Locale.ROOT, "%.6f, %.2e", t.minCosine(), t.maxAbsDiff()));
         }
-        row(md, "query embedding p50 / p95 (ms)", f1(queryEmbedding.p50Ms()) + " / " + f1(queryEmbedding.p95Ms()));
-        row(md, "search p50 / p95, hybrid with the model (ms)", f1(hybridSearch.p50Ms()) + " / " + f1(hybridSearch.p95Ms()));
+        for (int threads : throughput.stream().mapToInt(Throughput::threads).distinct().toArray()) {
+            List<Throughput> same = throughput.stream().filter(t -> t.threads() == threads).toList();
+            if (same.size() == 2) {
+                row(md, model + " / " + reference + " passages/s, raw ONNX at " + threads + (threads == 1 ? " thread" : " threads"),
+                        String.format(Locale.ROOT, "%.2f (server %.2f)", same.get(1).rawSeconds() / same.get(0).rawSeconds(),
+                                same.get(1).serverSeconds() / same.get(0).serverSeconds()));
+            }
+        }
+        row(md, model + ": query embedding p50 / p95 (ms)", f1(queryEmbedding.p50Ms()) + " / " + f1(queryEmbedding.p95Ms()));
+        row(md, reference + ": query embedding p50 / p95 (ms)",
+                f1(referenceQueryEmbedding.p50Ms()) + " / " + f1(referenceQueryEmbedding.p95Ms()));
+        row(md, model + ": search p50 / p95, hybrid (ms)", f1(hybridSearch.p50Ms()) + " / " + f1(hybridSearch.p95Ms()));
+        row(md, reference + ": search p50 / p95, hybrid (ms)",
+                f1(referenceHybridSearch.p50Ms()) + " / " + f1(referenceHybridSearch.p95Ms()));
         row(md, "search p50 / p95, lexical only (ms)", f1(lexicalSearch.p50Ms()) + " / " + f1(lexicalSearch.p95Ms()));
+        row(md, model + " vs " + reference + ": passage cosine min / mean (" + agreement.passages() + ")",
+                String.format(Locale.ROOT, "%.5f / %.5f", agreement.passageMin(), agreement.passageMean()));
+        row(md, model + " vs " + reference + ": query cosine min / mean (" + agreement.queries() + ")",
+                String.format(Locale.ROOT, "%.5f / %.5f", agreement.queryMin(), agreement.queryMean()));
+        row(md, model + " vs " + reference + ": top-10 overlap of each query's nearest passages",
+                String.format(Locale.ROOT, "%.3f", agreement.top10Overlap()));
+        md.append(String.format(Locale.ROOT, "%nPeak per core: %.1f GFLOP/s fp32, %.0f GOP/s int8 at %.0f MHz (%s). The achieved figure "
+                        + "counts the matrix products from the encoder's shape (%.1f MFLOP per token in the linear layers, plus "
+                        + "attention over the padded width).%n", machine.fp32PeakPerCore(), machine.int8PeakPerCore(), machine.mhz(),
+                machine.peakBasis(), EncoderShape.E5_SMALL.linearPerToken() / 1e6));
         md.append(String.format(Locale.ROOT, "%nVector agreement (cosine ≥ %s for every passage at every thread count): %s%n",
                 MIN_AGREEMENT, vectorsAgree() ? "PASS" : "FAIL"));
         return md.toString();
+    }
+
+    private static String f2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
     }
 
     private static void row(StringBuilder md, String figure, String value) {
