@@ -9,6 +9,8 @@ import io.ragsearch.index.IndexBuilder;
 import io.ragsearch.index.Language;
 import io.ragsearch.index.ProjectIndex;
 import io.ragsearch.index.TokenizerFit;
+import io.ragsearch.index.VectorGraphStore;
+import io.ragsearch.index.VectorSearchSettings;
 import io.ragsearch.embed.TextEmbedder;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.embed.VectorCache;
@@ -36,6 +38,9 @@ public final class ProjectLoader {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(ProjectLoader.class);
+
+    /** The vector cache's subdirectory holding persisted HNSW graphs ({@link VectorGraphStore}). */
+    static final String GRAPHS = "graphs";
 
     private final Supplier<EmbeddingTokenizer> tokenizer;
     private final Supplier<TextEmbedder> embedder;
@@ -120,7 +125,12 @@ public final class ProjectLoader {
         LOG.info("project {}: {} documents, {} articles, language {}, retrieval {} ({})", config.name(),
                 corpus.documents().size(), corpus.articleCount(), language.name().toLowerCase(Locale.ROOT),
                 mode.wireName(), reason);
-        ProjectIndex index = IndexBuilder.build(corpus, language, null, mode.usesVectors() ? vectors(config.name(), corpus) : null);
+        float[][] vectors = mode.usesVectors() ? vectors(config.name(), corpus) : null;
+        // A large project's HNSW graph is kept beside the vector cache and reopened at the next start.
+        ProjectIndex index = vectors != null && vectorCache.isPresent()
+                ? IndexBuilder.build(corpus, language, new VectorGraphStore(vectorCache.get().root().resolve(GRAPHS))
+                        .index(config.name(), vectors, VectorSearchSettings.DEFAULTS))
+                : IndexBuilder.build(corpus, language, null, vectors);
         Reranker reranker = config.reranker().map(rerankers).orElse(null);
         CosineEvidence evidence = CosineEvidence.forProject(mode, language, embedder);
         return new Project(config.name(), config.description(), corpus, index, mode, reason,
