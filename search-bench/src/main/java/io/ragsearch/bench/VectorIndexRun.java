@@ -24,12 +24,13 @@ final class VectorIndexRun {
     private static final int WARM_UP_QUERIES = 20;
 
     /** One index form's build: seconds, reopen-to-first-answer seconds, heap and disk bytes. */
-    record Build(String form, double buildSeconds, double reopenSeconds, long heapBytes, long diskBytes, long vectorBytes,
+    record Build(String form, double buildSeconds, double buildCpuSeconds, double reopenSeconds, long heapBytes, long diskBytes, long vectorBytes,
                  long graphBytes, long quantizedBytes) {
     }
 
     /** One search variant's figures. */
-    record Search(String form, int candidates, double recall, double p50Ms, double p95Ms, long mappedResidentBytes) {
+    record Search(String form, int candidates, double recall, double p50Ms, double p95Ms, double cpuP50Ms, double cpuP95Ms,
+                  long mappedResidentBytes) {
     }
 
     record Result(int articles, List<Build> builds, List<Search> searches) {
@@ -54,7 +55,7 @@ final class VectorIndexRun {
     static Result measure(VectorMatrix matrix, float[][] queries, List<String> forms, int maxConnections, int beamWidth,
                           List<Integer> candidates, Path work, String key) throws IOException {
         List<Build> builds = new ArrayList<>();
-        builds.add(new Build("exact", 0, 0, matrix.bytes(), 0, 0, 0, 0));
+        builds.add(new Build("exact", 0, 0, 0, matrix.bytes(), 0, 0, 0, 0));
         List<Variant> variants = new ArrayList<>();
         ExactVectors exact = new ExactVectors(matrix);
         variants.add(new Variant("exact", exact, 0, null));
@@ -65,8 +66,10 @@ final class VectorIndexRun {
                 Path dir = work.resolve(matrix.rows() + "-" + form);
                 long h0 = MappedMemory.heapUsed();
                 long t0 = System.nanoTime();
+                long c0 = CpuTime.process();
                 HnswVectors built = HnswVectors.build(matrix, settings, dir, key);
                 double buildSeconds = (System.nanoTime() - t0) / 1e9;
+                double buildCpuSeconds = (CpuTime.process() - c0) / 1e9;
                 built.close();
                 long r0 = System.nanoTime();
                 HnswVectors reopened = HnswVectors.openIfCurrent(matrix, settings, dir, key);
@@ -77,7 +80,7 @@ final class VectorIndexRun {
                 double reopenSeconds = (System.nanoTime() - r0) / 1e9;
                 long heap = Math.max(0, MappedMemory.heapUsed() - h0);
                 open.add(reopened);
-                builds.add(new Build(form, buildSeconds, reopenSeconds, heap, MappedMemory.diskBytes(dir, ""),
+                builds.add(new Build(form, buildSeconds, buildCpuSeconds, reopenSeconds, heap, MappedMemory.diskBytes(dir, ""),
                         MappedMemory.diskBytes(dir, ".vec"), MappedMemory.diskBytes(dir, ".vex"), MappedMemory.diskBytes(dir, ".veq")));
                 for (int c : candidates) {
                     variants.add(new Variant(form, reopened, c, dir));
@@ -98,9 +101,10 @@ final class VectorIndexRun {
             }
         }
         LatencyTable latency = new LatencyTable();
+        LatencyTable cpu = new LatencyTable();
         double[] found = new double[variants.size()];
         for (int i = 0; i < queries.length; i++) {
-            List<RankedArticle>[] answers = runInTurn(variants, queries[i], i, latency);
+            List<RankedArticle>[] answers = runInTurn(variants, queries[i], i, latency, cpu);
             Set<Integer> truth = new HashSet<>();
             answers[0].forEach(r -> truth.add(r.position()));
             for (int v = 0; v < variants.size(); v++) {
@@ -111,18 +115,21 @@ final class VectorIndexRun {
         for (int v = 0; v < variants.size(); v++) {
             Variant variant = variants.get(v);
             out.add(new Search(variant.form(), variant.candidates(), found[v] / queries.length, latency.p50(variant.name()),
-                    latency.p95(variant.name()), variant.dir() == null ? 0 : MappedMemory.residentBytes(variant.dir())));
+                    latency.p95(variant.name()), cpu.p50(variant.name()), cpu.p95(variant.name()), variant.dir() == null ? 0 : MappedMemory.residentBytes(variant.dir())));
         }
         return out;
     }
 
     @SuppressWarnings("unchecked")
-    private static List<RankedArticle>[] runInTurn(List<Variant> variants, float[] query, int i, LatencyTable latency) {
+    private static List<RankedArticle>[] runInTurn(List<Variant> variants, float[] query, int i, LatencyTable latency, LatencyTable cpu) {
         List<RankedArticle>[] answers = new List[variants.size()];
         for (Variant v : LatencyTable.turn(variants, i)) {
+            long c0 = CpuTime.thread();
             long t0 = System.nanoTime();
             List<RankedArticle> answer = v.run(query);
             latency.add(v.name(), System.nanoTime() - t0);
+            // The searching thread's own CPU time: what the search costs, whatever else shares the cores.
+            cpu.add(v.name(), CpuTime.thread() - c0);
             answers[variants.indexOf(v)] = answer;
         }
         return answers;

@@ -14,13 +14,16 @@ package io.ragsearch.index;
 public record VectorSearchSettings(int exactBelow, int maxConnections, int beamWidth, int candidates, boolean quantized) {
 
     /*
-     * Exact below 20,000: a scan of 20,000 vectors of dimension 384 costs about as much as a
-     * graph search at this beam on this hardware (the crossover in docs/benchmarks.md), and
-     * every project the eval sets cover is far smaller, so their rankings stay exactly today's.
-     * M 16 / beamWidth 100 / 100 candidates: the smallest settings measured to keep recall@10
-     * against exact at or above 0.99 on the statutes and on the synthetic 100k corpus.
+     * Exact below 10,000 articles. The graph answers sooner from about 1,000 on (the crossover in
+     * docs/benchmarks.md, "Vector search at scale"), but it must be built first: tens of CPU-seconds
+     * at 10,000 on Java 17 (no Panama vectors), paid at every start unless a vector cache keeps
+     * it (VectorGraphStore), while an exact scan of 10,000 costs about 4 CPU-ms per query, small
+     * beside the query's embedding. Every project the eval sets cover (at most the statutes' 877
+     * articles) stays exact, so their rankings are exactly those before the graph.
+     * M 16, beamWidth 100 (Lucene's defaults) and 100 candidates: recall@10 against exact ≥ 0.99
+     * on the statutes and on the synthetic 100k corpus; 50 candidates fell below that at 100k.
      */
-    public static final VectorSearchSettings DEFAULTS = new VectorSearchSettings(20_000, 16, 100, 100, false);
+    public static final VectorSearchSettings DEFAULTS = new VectorSearchSettings(10_000, 16, 100, 100, false);
 
     public VectorSearchSettings {
         if (exactBelow < 0 || maxConnections < 2 || maxConnections > 512 || beamWidth < 1 || beamWidth > 3200 || candidates < 1) {
