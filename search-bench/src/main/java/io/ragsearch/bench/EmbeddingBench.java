@@ -80,7 +80,8 @@ public final class EmbeddingBench implements Callable<Integer> {
                     + env.builtinModelRoots() + "): run scripts/model/fetch-e5.sh first");
         }
         Machine machine = Machine.describe();
-        Corpus corpus = firstArticles(new CorpusLoader(false, List.of("*.md")).load("ko-statutes", koDirectory()).corpus(), articles);
+        Corpus corpus = firstArticles(new CorpusLoader(false, List.of("*.md")).load("ko-statutes", SharedStatutes.directory(ko)).corpus(),
+                articles);
         List<String> texts = IndexBuilder.embeddingTexts(corpus);
         List<String> queryTexts = queryTexts();
         if (texts.isEmpty() || queryTexts.isEmpty()) {
@@ -290,14 +291,6 @@ public final class EmbeddingBench implements Callable<Integer> {
             }
         }
         return out;
-    }
-
-    private Path koDirectory() {
-        if (ko != null) {
-            return ko;
-        }
-        String env = System.getenv("RAGSEARCH_SHARED_CORPUS");
-        return env != null ? Path.of(env) : Path.of("../shared/corpus/ko-statutes");
     }
 
     private String commandText() {

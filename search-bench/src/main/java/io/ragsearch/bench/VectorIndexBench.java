@@ -117,7 +117,7 @@ public final class VectorIndexBench implements Callable<Integer> {
                 matrix = null;
             }
             if (statutes || hybrid > 0) {
-                try (StatuteVectors real = StatuteVectors.load(koDirectory(), questions)) {
+                try (StatuteVectors real = StatuteVectors.load(SharedStatutes.directory(ko), questions)) {
                     if (statutes) {
                         statutes(out, err, real, dir);
                     }
@@ -169,14 +169,6 @@ public final class VectorIndexBench implements Callable<Integer> {
         out.printf(Locale.ROOT, "| lexical search | %.1f | %.1f |%n", r.lexical().p50Ms(), r.lexical().p95Ms());
         out.printf(Locale.ROOT, "| hybrid search (embedding included) | %.1f | %.1f |%n%n", r.hybrid().p50Ms(), r.hybrid().p95Ms());
         out.flush();
-    }
-
-    private Path koDirectory() {
-        if (ko != null) {
-            return ko;
-        }
-        String env = System.getenv("RAGSEARCH_SHARED_CORPUS");
-        return env != null ? Path.of(env) : Path.of("../shared/corpus/ko-statutes");
     }
 
     /** Names the synthetic vectors exactly (a persisted graph is reused only for the same ones). */
