@@ -32,7 +32,7 @@ import org.apache.lucene.store.FSDirectory;
  * which articles reach the top can differ (recall, measured in docs/benchmarks.md).
  *
  * <p>Lucene doc ids are the index positions: the documents are added in order by one thread
- * and merged only with adjacent segments into one, which {@link #open} checks.
+ * and merged only with adjacent segments into one, which opening checks.
  */
 public final class HnswVectors implements VectorIndex {
 
@@ -42,10 +42,11 @@ public final class HnswVectors implements VectorIndex {
 
     /*
      * Lucene's indexing buffer before a flush starts a new segment (each segment is a graph of
-     * its own, merged into one at the end, which re-inserts the smaller ones): large enough that
-     * 1M vectors of dimension 384 (1.5 GB) make two segments, under Lucene's per-thread limit.
+     * its own; the final merge re-inserts every segment but the largest): up to 1900 MB, under
+     * Lucene's per-thread limit, so that 1M vectors of dimension 384 (1.5 GB) make two segments,
+     * but never more than a quarter of the heap, which also holds the vectors themselves.
      */
-    private static final double INDEXING_BUFFER_MB = 1900;
+    private static final double MAX_INDEXING_BUFFER_MB = 1900;
 
     private final VectorMatrix matrix;
     private final VectorSearchSettings settings;
@@ -62,19 +63,20 @@ public final class HnswVectors implements VectorIndex {
     /**
      * Builds the graph over every row of the matrix.
      *
-     * @param directory where the graph is written (kept there, for {@link #open}), or null for memory
-     * @param key what the vectors are (e.g. corpus version and embedder digest), stored with the graph
+     * @param directory where the graph is written (kept there, for {@link #openIfCurrent}), or null for the heap
+     * @param key what the vectors are (VectorGraphStore: their sha256), stored with the graph
      */
     public static HnswVectors build(VectorMatrix matrix, VectorSearchSettings settings, Path directory, String key)
             throws IOException {
         Directory dir = directory == null ? new ByteBuffersDirectory() : FSDirectory.open(directory);
-        // Both cores insert the merged segments' nodes; a one-segment build uses one.
+        // Every core inserts the merged segments' nodes; a one-segment build uses one thread.
         int workers = Math.max(1, Runtime.getRuntime().availableProcessors());
         ExecutorService merging = workers > 1 ? Executors.newFixedThreadPool(workers, r -> {
             Thread t = new Thread(r, "hnsw-merge");
             t.setDaemon(true);
             return t;
         }) : null;
+        boolean built = false;
         try {
             KnnVectorsFormat format = settings.quantized()
                     ? new Lucene99HnswScalarQuantizedVectorsFormat(settings.maxConnections(), settings.beamWidth(), workers, 7, false,
@@ -83,7 +85,7 @@ public final class HnswVectors implements VectorIndex {
             IndexWriterConfig config = new IndexWriterConfig()
                     .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
                     .setMergePolicy(new LogByteSizeMergePolicy())
-                    .setRAMBufferSizeMB(INDEXING_BUFFER_MB)
+                    .setRAMBufferSizeMB(indexingBufferMb(Runtime.getRuntime().maxMemory()))
                     .setCodec(new Lucene912Codec() {
                         @Override
                         public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
@@ -104,12 +106,21 @@ public final class HnswVectors implements VectorIndex {
                 writer.setLiveCommitData(Map.of(KEY, identity(key, settings)).entrySet());
                 writer.commit();
             }
+            HnswVectors opened = open(matrix, settings, dir);
+            built = true;
+            return opened;
         } finally {
             if (merging != null) {
                 merging.shutdown();
             }
+            if (!built) {
+                dir.close();
+            }
         }
-        return open(matrix, settings, dir, key);
+    }
+
+    static double indexingBufferMb(long maxHeapBytes) {
+        return Math.max(16, Math.min(MAX_INDEXING_BUFFER_MB, maxHeapBytes / 4.0 / (1 << 20)));
     }
 
     /** What a persisted graph is: the caller's key for the vectors, and the settings that shape the graph. */
@@ -139,7 +150,7 @@ public final class HnswVectors implements VectorIndex {
         return new HnswVectors(matrix, settings, reader);
     }
 
-    private static HnswVectors open(VectorMatrix matrix, VectorSearchSettings settings, Directory dir, String key) throws IOException {
+    private static HnswVectors open(VectorMatrix matrix, VectorSearchSettings settings, Directory dir) throws IOException {
         DirectoryReader reader = DirectoryReader.open(dir);
         if (reader.leaves().size() != 1 || reader.maxDoc() != matrix.rows()) {
             String found = reader.leaves().size() + " segments and " + reader.maxDoc() + " vectors";

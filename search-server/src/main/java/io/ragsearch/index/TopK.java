@@ -37,10 +37,6 @@ final class TopK {
         }
     }
 
-    int size() {
-        return size;
-    }
-
     /** The kept candidates, best first. Empties the heap. */
     List<RankedArticle> drainBestFirst() {
         RankedArticle[] out = new RankedArticle[size];

@@ -149,6 +149,13 @@ class HnswVectorsTest {
     }
 
     @Test
+    void theIndexingBufferIsAQuarterOfTheHeapWithinLucenesLimit() {
+        assertEquals(64, HnswVectors.indexingBufferMb(256L << 20));
+        assertEquals(1900, HnswVectors.indexingBufferMb(16L << 30));
+        assertEquals(16, HnswVectors.indexingBufferMb(32L << 20));
+    }
+
+    @Test
     void theInt8GraphAlsoFindsTheNearest() throws Exception {
         float[][] vectors = TestVectors.clustered(1000, 64, 10, 51);
         VectorSearchSettings int8 = new VectorSearchSettings(0, 16, 100, 100, true);
