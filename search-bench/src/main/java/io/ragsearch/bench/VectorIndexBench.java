@@ -59,7 +59,8 @@ public final class VectorIndexBench implements Callable<Integer> {
     @Option(names = "--candidates", split = ",", description = "Graph search candidates to measure (default 10,50,100,200).")
     List<Integer> candidates = List.of(10, 50, 100, 200);
 
-    @Option(names = "--forms", split = ",", description = "HNSW forms: float, int8 (default both).")
+    @Option(names = "--forms", split = ",", description = "HNSW forms: float, int8 (default both); before: also the scan the "
+            + "exact path replaced (an array per article, all sorted); none: the exact scan alone.")
     List<String> forms = List.of("float", "int8");
 
     @Option(names = "--work", paramLabel = "DIR", description = "Where the graphs are written (default: a temporary directory, removed after).")
@@ -88,8 +89,8 @@ public final class VectorIndexBench implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         for (String form : forms) {
-            if (!form.equals("float") && !form.equals("int8")) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--forms takes float and/or int8, not " + form);
+            if (!List.of("float", "int8", "before", "none").contains(form)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--forms takes float, int8, before or none, not " + form);
             }
         }
         Machine machine = Machine.describe();

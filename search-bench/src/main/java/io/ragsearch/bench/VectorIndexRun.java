@@ -36,13 +36,14 @@ final class VectorIndexRun {
     record Result(int articles, List<Build> builds, List<Search> searches) {
     }
 
-    private record Variant(String form, VectorIndex index, int candidates, Path dir) {
+    private record Variant(String form, VectorIndex index, FullSortScan before, int candidates, Path dir) {
         String name() {
             return form + "@" + candidates;
         }
 
         List<RankedArticle> run(float[] query) {
-            return index instanceof HnswVectors h ? h.nearest(query, K, candidates) : index.nearest(query, K);
+            return before != null ? before.nearest(query, K)
+                    : index instanceof HnswVectors h ? h.nearest(query, K, candidates) : index.nearest(query, K);
         }
     }
 
@@ -50,7 +51,7 @@ final class VectorIndexRun {
     }
 
     /**
-     * @param forms "float" and/or "int8" (HNSW without / with scalar quantization)
+     * @param forms "float" and/or "int8" (HNSW without / with scalar quantization), "before" (the scan it replaced)
      */
     static Result measure(VectorMatrix matrix, float[][] queries, List<String> forms, int maxConnections, int beamWidth,
                           List<Integer> candidates, Path work, String key) throws IOException {
@@ -58,10 +59,17 @@ final class VectorIndexRun {
         builds.add(new Build("exact", 0, 0, 0, matrix.bytes(), 0, 0, 0, 0));
         List<Variant> variants = new ArrayList<>();
         ExactVectors exact = new ExactVectors(matrix);
-        variants.add(new Variant("exact", exact, 0, null));
+        variants.add(new Variant("exact", exact, null, 0, null));
+        if (forms.contains("before")) {
+            // The same vectors as one array per article: the before figures' memory is their heap too.
+            long h0 = MappedMemory.heapUsed();
+            FullSortScan before = new FullSortScan(matrix);
+            builds.add(new Build("before (array per article, full sort)", 0, 0, 0, Math.max(0, MappedMemory.heapUsed() - h0), 0, 0, 0, 0));
+            variants.add(new Variant("before (array per article, full sort)", null, before, 0, null));
+        }
         List<HnswVectors> open = new ArrayList<>();
         try {
-            for (String form : forms) {
+            for (String form : forms.stream().filter(f -> f.equals("float") || f.equals("int8")).toList()) {
                 VectorSearchSettings settings = new VectorSearchSettings(0, maxConnections, beamWidth, K, form.equals("int8"));
                 Path dir = work.resolve(matrix.rows() + "-" + form);
                 long h0 = MappedMemory.heapUsed();
@@ -83,7 +91,7 @@ final class VectorIndexRun {
                 builds.add(new Build(form, buildSeconds, buildCpuSeconds, reopenSeconds, heap, MappedMemory.diskBytes(dir, ""),
                         MappedMemory.diskBytes(dir, ".vec"), MappedMemory.diskBytes(dir, ".vex"), MappedMemory.diskBytes(dir, ".veq")));
                 for (int c : candidates) {
-                    variants.add(new Variant(form, reopened, c, dir));
+                    variants.add(new Variant(form, reopened, null, c, dir));
                 }
             }
             return new Result(matrix.rows(), builds, search(variants, queries));

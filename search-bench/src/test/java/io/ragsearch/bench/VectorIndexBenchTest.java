@@ -46,6 +46,6 @@ class VectorIndexBenchTest {
         int code = BenchCli.commandLine().setErr(new PrintWriter(err, true)).execute("vector-index", "--sizes", "10", "--forms", "int4",
                 "--work", dir.toString());
         assertEquals(2, code);
-        assertTrue(err.toString().contains("--forms takes float and/or int8, not int4"), err.toString());
+        assertTrue(err.toString().contains("--forms takes float, int8, before or none, not int4"), err.toString());
     }
 }
