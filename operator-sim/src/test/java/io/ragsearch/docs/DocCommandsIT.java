@@ -79,6 +79,8 @@ class DocCommandsIT {
             coveredBy(SERVER + " verify --checks eval/verify-handbook\\.yaml --url .*", SERVER_TESTS + "cli/VerifyCommandIT.java", "\"--baseline-url\""),
             coveredBy(BENCH + " bench( --ko \\.\\./shared/corpus/ko-statutes| --quick --out /tmp/bench)",
                     "search-bench/src/test/java/io/ragsearch/bench/BenchQuickIT.java", "\"bench\", \"--quick\""),
+            coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?java -Xmx\\d+g -jar search-bench/target/ragsearch-bench\\.jar vector-index .*",
+                    "search-bench/src/test/java/io/ragsearch/bench/VectorIndexBenchTest.java", "\"vector-index\""),
             coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " embedding --articles 128",
                     "search-bench/src/test/java/io/ragsearch/bench/EmbeddingBenchIT.java", "\"embedding\""),
             coveredBy("(RAGSEARCH_MEMORY_PROBE=rss java .*|" + SERVER + ") calibrate --reranker minilm-pair( --verify 1,2,4)?",
