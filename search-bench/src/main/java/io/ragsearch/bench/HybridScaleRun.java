@@ -7,7 +7,6 @@ import io.ragsearch.index.HnswVectors;
 import io.ragsearch.index.IndexBuilder;
 import io.ragsearch.index.Language;
 import io.ragsearch.index.ProjectIndex;
-import io.ragsearch.index.VectorIndex;
 import io.ragsearch.index.VectorMatrix;
 import io.ragsearch.index.VectorSearchSettings;
 import io.ragsearch.metrics.ProcessMemory;
@@ -53,8 +52,7 @@ final class HybridScaleRun {
         }
         double graphSeconds = (System.nanoTime() - g0) / 1e9;
         long l0 = System.nanoTime();
-        VectorIndex vectors = graph;
-        try (ProjectIndex index = IndexBuilder.build(corpus, Language.KOREAN, vectors)) {
+        try (ProjectIndex index = IndexBuilder.build(corpus, Language.KOREAN, graph)) {
             double lexicalBuild = (System.nanoTime() - l0) / 1e9;
             TextEmbedder embedder = statutes.embedder();
             CosineEvidence evidence = CosineEvidence.forModel(embedder.name(), Language.KOREAN);

@@ -3,6 +3,7 @@ package io.ragsearch.bench;
 import io.ragsearch.index.VectorMatrix;
 import io.ragsearch.index.VectorSearchSettings;
 import io.ragsearch.metrics.ProcessMemory;
+import io.ragsearch.search.SearchLimits;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -115,7 +116,6 @@ public final class VectorIndexBench implements Callable<Integer> {
                 out.printf(Locale.ROOT, "Process after %d: RSS %d MiB, peak RSS %d MiB, heap used %d MiB.%n%n", n,
                         ProcessMemory.residentBytes() >> 20, ProcessMemory.peakResidentBytes() >> 20, MappedMemory.heapUsed() >> 20);
                 out.flush();
-                matrix = null;
             }
             if (statutes || hybrid > 0) {
                 try (StatuteVectors real = StatuteVectors.load(SharedStatutes.directory(ko), questions)) {
@@ -165,7 +165,7 @@ public final class VectorIndexBench implements Callable<Integer> {
         out.println("| step | p50 ms | p95 ms |");
         out.println("|---|---:|---:|");
         out.printf(Locale.ROOT, "| query embedding | %.1f | %.1f |%n", r.embedding().p50Ms(), r.embedding().p95Ms());
-        out.printf(Locale.ROOT, "| vector leg (graph, depth %d) | %.2f | %.2f |%n", io.ragsearch.search.SearchLimits.DEFAULTS.legDepth(),
+        out.printf(Locale.ROOT, "| vector leg (graph, depth %d) | %.2f | %.2f |%n", SearchLimits.DEFAULTS.legDepth(),
                 r.vectorLeg().p50Ms(), r.vectorLeg().p95Ms());
         out.printf(Locale.ROOT, "| lexical search | %.1f | %.1f |%n", r.lexical().p50Ms(), r.lexical().p95Ms());
         out.printf(Locale.ROOT, "| hybrid search (embedding included) | %.1f | %.1f |%n%n", r.hybrid().p50Ms(), r.hybrid().p95Ms());
