@@ -81,6 +81,8 @@ class DocCommandsIT {
             coveredBy(SERVER + " verify --checks eval/verify-handbook\\.yaml --url .*", SERVER_TESTS + "cli/VerifyCommandIT.java", "\"--baseline-url\""),
             coveredBy(BENCH + " bench( --ko \\.\\./shared/corpus/ko-statutes| --quick --out /tmp/bench)",
                     "search-bench/src/test/java/io/ragsearch/bench/BenchQuickIT.java", "\"bench\", \"--quick\""),
+            coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?java -Xmx\\d+g -jar search-bench/target/ragsearch-bench\\.jar vector-index .*",
+                    "search-bench/src/test/java/io/ragsearch/bench/VectorIndexBenchTest.java", "\"vector-index\""),
             coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " embedding --articles 48 --queries 50( +--model \\S+)?",
                     "search-bench/src/test/java/io/ragsearch/bench/EmbeddingBenchIT.java", "\"embedding\""),
             coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " tokenizer",

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** The development tools' command line (search-bench/target/ragsearch-bench.jar): bench, embedding, and eval with plots. */
 @Command(name = "ragsearch-bench", mixinStandardHelpOptions = true, versionProvider = RagSearchCli.MavenVersion.class,
         description = "Benchmarks and plots for ragsearch; the server's own commands are in ragsearch-server.jar.",
-        subcommands = {BenchCommand.class, EmbeddingBench.class, TokenizerBench.class, StartupBench.class, PlottingEvalCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {BenchCommand.class, EmbeddingBench.class, TokenizerBench.class, StartupBench.class, VectorIndexBench.class, PlottingEvalCommand.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
     @CommandLine.Spec

@@ -74,7 +74,7 @@ public final class BenchCommand implements Callable<Integer> {
         Path work = Files.createTempDirectory("ragsearch-bench-");
         Machine machine = Machine.describe();
         List<CorpusSpec> corpora = new ArrayList<>();
-        Path koDir = koDirectory();
+        Path koDir = SharedStatutes.directory(ko);
         if (!quick) {
             corpora.add(new CorpusSpec("ko-statutes", koDir, List.of("*.md"), KO_QUERIES, Language.KOREAN));
         }
@@ -162,14 +162,6 @@ public final class BenchCommand implements Callable<Integer> {
         Charts.scaling(out.resolve("scaling.png"), scaling);
         System.out.print(report.markdown());
         return 0;
-    }
-
-    private Path koDirectory() {
-        if (ko != null) {
-            return ko;
-        }
-        String env = System.getenv("RAGSEARCH_SHARED_CORPUS");
-        return env != null ? Path.of(env) : Path.of("../shared/corpus/ko-statutes");
     }
 
     private Path writeConfig(Path work, CorpusSpec spec) throws java.io.IOException {

@@ -85,7 +85,8 @@ public final class EmbeddingBench implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         EmbeddingModel model = installedE5();
         Machine machine = Machine.describe();
-        Corpus corpus = firstArticles(new CorpusLoader(false, List.of("*.md")).load("ko-statutes", koDirectory()).corpus(), articles);
+        Corpus corpus = firstArticles(new CorpusLoader(false, List.of("*.md")).load("ko-statutes", SharedStatutes.directory(ko)).corpus(),
+                articles);
         List<String> texts = IndexBuilder.embeddingTexts(corpus);
         List<String> queryTexts = queryTexts();
         if (texts.isEmpty() || queryTexts.isEmpty()) {
@@ -398,19 +399,6 @@ public final class EmbeddingBench implements Callable<Integer> {
             }
         }
         return out;
-    }
-
-    private Path koDirectory() {
-        return koDirectory(ko);
-    }
-
-    /** The statutes: the option's directory, else $RAGSEARCH_SHARED_CORPUS, else ../shared/corpus/ko-statutes. */
-    static Path koDirectory(Path ko) {
-        if (ko != null) {
-            return ko;
-        }
-        String env = System.getenv("RAGSEARCH_SHARED_CORPUS");
-        return env != null ? Path.of(env) : Path.of("../shared/corpus/ko-statutes");
     }
 
     private String commandText() {

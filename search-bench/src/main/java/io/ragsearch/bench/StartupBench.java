@@ -69,7 +69,7 @@ public final class StartupBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path dir = work != null ? work : Files.createTempDirectory("ragsearch-startup-");
-        System.out.print(run(koDirectory(), documents, dir).markdown());
+        System.out.print(run(SharedStatutes.directory(ko), documents, dir).markdown());
         return 0;
     }
 
@@ -119,13 +119,5 @@ public final class StartupBench implements Callable<Integer> {
                     s.startToReadySeconds(), resident >> 20, fromCache, embedded);
             return s;
         }
-    }
-
-    private Path koDirectory() {
-        if (ko != null) {
-            return ko;
-        }
-        String env = System.getenv("RAGSEARCH_SHARED_CORPUS");
-        return env != null ? Path.of(env) : Path.of("../shared/corpus/ko-statutes");
     }
 }

@@ -89,7 +89,7 @@ public final class TokenizerBench implements Callable<Integer> {
         Memory rust = inFreshJvm("rust");
 
         var corpus = EmbeddingBench.firstArticles(new CorpusLoader(false, List.of("*.md"))
-                .load("ko-statutes", EmbeddingBench.koDirectory(ko)).corpus(), articles);
+                .load("ko-statutes", SharedStatutes.directory(ko)).corpus(), articles);
         List<String> texts = IndexBuilder.embeddingTexts(corpus).stream().map(t -> model.settings().passagePrefix() + t).toList();
         if (texts.isEmpty()) {
             throw new IllegalStateException("no articles to tokenize");

@@ -39,6 +39,39 @@ public final class IndexBuilder {
      */
     public static ProjectIndex build(Corpus corpus, Language language, TextEmbedder embedder, float[][] storedVectors)
             throws IOException {
+        return build(corpus, language, embedder, storedVectors, VectorSearchSettings.DEFAULTS);
+    }
+
+    /** As {@link #build(Corpus, Language, TextEmbedder, float[][])}, with the vector leg's search settings. */
+    public static ProjectIndex build(Corpus corpus, Language language, TextEmbedder embedder, float[][] storedVectors,
+                                     VectorSearchSettings vectorSearch) throws IOException {
+        return build(corpus, language, articles -> {
+            float[][] vectors = storedVectors;
+            if (vectors == null && embedder != null) {
+                vectors = embedder.embedPassages(articles.stream().map(IndexBuilder::embeddingText).toList());
+            }
+            if (vectors != null && vectors.length != articles.size()) {
+                // Checked before the index is built: a graph over the wrong vectors is minutes lost.
+                throw new IOException("stored embeddings (" + vectors.length + ") do not match live articles (" + articles.size() + ")");
+            }
+            return vectors == null ? null : VectorIndex.of(vectors, vectorSearch);
+        });
+    }
+
+    /**
+     * With a vector index made elsewhere (e.g. a graph reopened from disk) over the live articles
+     * in corpus order; it is closed with the project index.
+     */
+    public static ProjectIndex build(Corpus corpus, Language language, VectorIndex vectors) throws IOException {
+        return build(corpus, language, articles -> vectors);
+    }
+
+    /** What makes the vector index once the live articles are known; may answer null (lexical only). */
+    private interface VectorSource {
+        VectorIndex over(List<IndexedArticle> articles) throws IOException;
+    }
+
+    private static ProjectIndex build(Corpus corpus, Language language, VectorSource vectorSource) throws IOException {
         Analyzer analyzer = Analyzers.forLanguage(language);
         // Character bigrams only where words run together (Korean compounds); English has its stemmer.
         Analyzer bigrams = language == Language.KOREAN ? Analyzers.bigrams() : null;
@@ -70,12 +103,11 @@ public final class IndexBuilder {
             writer.forceMerge(1);
         }
         IndexSearcher searcher = new IndexSearcher(DirectoryReader.open(directory));
-        float[][] vectors = storedVectors;
-        if (vectors == null && embedder != null) {
-            vectors = embedder.embedPassages(articles.stream().map(ia -> embeddingText(ia)).toList());
-        }
-        if (vectors != null && vectors.length != articles.size()) {
-            throw new IOException("stored embeddings (" + vectors.length + ") do not match live articles (" + articles.size() + ")");
+        VectorIndex vectors = vectorSource.over(articles);
+        if (vectors != null && vectors.size() != articles.size()) {
+            int size = vectors.size();
+            vectors.close();
+            throw new IOException("vector index (" + size + ") does not match live articles (" + articles.size() + ")");
         }
         // English has no built-in thesaurus: its paraphrases are the embedding model's job.
         Thesaurus thesaurus = language == Language.KOREAN ? Thesaurus.builtinKorean(analyzer) : Thesaurus.empty();

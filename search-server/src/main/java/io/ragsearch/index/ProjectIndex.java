@@ -1,14 +1,12 @@
 package io.ragsearch.index;
 
 import io.ragsearch.corpus.ArticleLabels;
-import io.ragsearch.embed.Vectors;
 import io.ragsearch.query.CorpusStatistics;
 import io.ragsearch.query.QueryAnalyzer;
 import io.ragsearch.query.QueryTerms;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import org.apache.lucene.index.Term;
@@ -71,10 +69,10 @@ public final class ProjectIndex implements AutoCloseable {
     private final IndexSearcher searcher;
     private final List<IndexedArticle> articles;
     private final List<Set<String>> termsByArticle;
-    private final float[][] vectors;
+    private final VectorIndex vectors;
 
     ProjectIndex(Language language, QueryAnalyzer queryAnalyzer, IndexSearcher searcher, List<IndexedArticle> articles,
-                 List<Set<String>> termsByArticle, float[][] vectors) {
+                 List<Set<String>> termsByArticle, VectorIndex vectors) {
         this.language = language;
         this.queryAnalyzer = queryAnalyzer;
         this.searcher = searcher;
@@ -157,21 +155,21 @@ public final class ProjectIndex implements AutoCloseable {
         }
     }
 
-    /** Articles by cosine similarity to a normalised query embedding. */
+    /**
+     * The {@code limit} articles most similar to a normalised query embedding, each with its exact
+     * cosine: an exact scan on small corpora, the HNSW graph on large ones ({@link VectorSearchSettings}).
+     */
     public List<RankedArticle> vector(float[] queryVector, int limit) {
-        if (vectors == null) {
-            return List.of();
-        }
-        List<RankedArticle> all = new ArrayList<>(vectors.length);
-        for (int i = 0; i < vectors.length; i++) {
-            all.add(new RankedArticle(i, Vectors.dot(queryVector, vectors[i])));
-        }
-        all.sort(Comparator.comparingDouble((RankedArticle r) -> r.score()).reversed());
-        return all.subList(0, Math.min(limit, all.size()));
+        return vectors == null ? List.of() : vectors.nearest(queryVector, limit);
     }
 
     public float cosine(float[] queryVector, int position) {
-        return vectors == null ? 0f : Vectors.dot(queryVector, vectors[position]);
+        return vectors == null ? 0f : vectors.cosine(queryVector, position);
+    }
+
+    /** True when the vector leg searches the approximate graph rather than scanning. */
+    public boolean approximateVectors() {
+        return vectors != null && vectors.approximate();
     }
 
     /**
@@ -215,6 +213,9 @@ public final class ProjectIndex implements AutoCloseable {
             searcher.getIndexReader().close();
         } catch (IOException e) {
             // in-memory: nothing to recover
+        }
+        if (vectors != null) {
+            vectors.close();
         }
         queryAnalyzer.close();
     }

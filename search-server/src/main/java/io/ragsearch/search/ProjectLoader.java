@@ -8,6 +8,8 @@ import io.ragsearch.index.IndexBuilder;
 import io.ragsearch.index.Language;
 import io.ragsearch.index.ProjectIndex;
 import io.ragsearch.index.TokenizerFit;
+import io.ragsearch.index.VectorGraphStore;
+import io.ragsearch.index.VectorSearchSettings;
 import io.ragsearch.embed.TextEmbedder;
 import io.ragsearch.embed.TextTokenizer;
 import io.ragsearch.corpus.Corpus;
@@ -38,6 +40,9 @@ public final class ProjectLoader {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(ProjectLoader.class);
+
+    /** The vector cache's subdirectory holding persisted HNSW graphs ({@link VectorGraphStore}). */
+    static final String GRAPHS = "graphs";
 
     private final Supplier<EmbeddingTokenizer> tokenizer;
     private final Supplier<TextEmbedder> embedder;
@@ -159,7 +164,12 @@ public final class ProjectLoader {
     public Project complete(Prepared p, EmbeddingProgress progress) throws IOException {
         var corpus = p.loaded().corpus();
         float[][] vectors = p.needsVectors() ? vectors(p.settings().name(), corpus, progress) : null;
-        return project(p, p.mode(), p.reason(), IndexBuilder.build(corpus, p.language(), null, vectors));
+        // A large project's HNSW graph is kept beside the vector cache and reopened at the next start.
+        ProjectIndex index = vectors != null && vectorCache.isPresent()
+                ? IndexBuilder.build(corpus, p.language(), new VectorGraphStore(vectorCache.get().root().resolve(GRAPHS))
+                        .index(p.settings().name(), vectors, VectorSearchSettings.DEFAULTS))
+                : IndexBuilder.build(corpus, p.language(), null, vectors);
+        return project(p, p.mode(), p.reason(), index);
     }
 
     /**
