@@ -114,3 +114,26 @@ e5_venv() {
         echo "$(e5_sha256 "$file") $(basename "$file")" >>"$stamp"
     done
 }
+
+# An installed folder DIR is checked by hashing its files; the stamp beside it remembers the size,
+# time and inode of files that passed, so that a warm run only compares those.
+e5_stamp() {
+    echo "$(dirname "$1")/.$(basename "$1").verified"
+}
+e5_file_ids() { # DIR MODEL_SHA256
+    stat -c '%n %s %Y %i' "$1/model.onnx" "$1/tokenizer.json" 2>/dev/null
+    echo "$2 $TOKENIZER_JSON_SHA256"
+}
+# True when DIR holds a model.onnx of sha256 MODEL_SHA256 and the pinned tokenizer.json;
+# HASH=1 hashes them even when the stamp matches (--check).
+e5_installed_ok() { # DIR MODEL_SHA256 HASH
+    local dir=$1 sha=$2 hash=$3 stamp
+    stamp=$(e5_stamp "$dir")
+    [[ -f $dir/model.onnx && -f $dir/tokenizer.json ]] || return 1
+    if [[ $hash == 0 && -f $stamp && $(cat "$stamp") == "$(e5_file_ids "$dir" "$sha")" ]]; then
+        return 0
+    fi
+    [[ $(e5_sha256 "$dir/model.onnx") == "$sha" ]] &&
+        [[ $(e5_sha256 "$dir/tokenizer.json") == "$TOKENIZER_JSON_SHA256" ]] || return 1
+    e5_file_ids "$dir" "$sha" >"$stamp"
+}

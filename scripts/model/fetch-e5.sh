@@ -43,24 +43,9 @@ if [[ $form != "$E5_FORM" ]]; then
 fi
 out_name=$(basename "$E5_OUT")
 
-# A full check hashes 85 MB; the stamp beside the folder remembers the size, time and inode of
-# files that passed one, so that a warm run only compares those (--check hashes again).
-stamp=$E5_MODELS/.$out_name.verified
-file_ids() {
-    stat -c '%n %s %Y %i' "$E5_OUT/model.onnx" "$E5_OUT/tokenizer.json" 2>/dev/null
-    echo "$MODEL_SHA256 $TOKENIZER_JSON_SHA256"
-}
-installed_ok() {
-    [[ -f $E5_OUT/model.onnx && -f $E5_OUT/tokenizer.json ]] || return 1
-    if [[ $check == 0 && -f $stamp && $(cat "$stamp") == "$(file_ids)" ]]; then
-        return 0
-    fi
-    [[ $(e5_sha256 "$E5_OUT/model.onnx") == "$MODEL_SHA256" ]] &&
-        [[ $(e5_sha256 "$E5_OUT/tokenizer.json") == "$TOKENIZER_JSON_SHA256" ]] || return 1
-    file_ids >"$stamp"
-}
+stamp=$(e5_stamp "$E5_OUT")
 
-if [[ $force == 0 ]] && installed_ok; then
+if [[ $force == 0 ]] && e5_installed_ok "$E5_OUT" "$MODEL_SHA256" "$check"; then
     e5_log "$E5_OUT already holds the pinned model"
     echo "sha256:$MODEL_SHA256"
     exit 0
@@ -112,6 +97,6 @@ if [[ -e $E5_OUT ]]; then
     mv "$E5_OUT" "$old/"
 fi
 mv "$tmp" "$E5_OUT"
-file_ids >"$stamp"
+e5_file_ids "$E5_OUT" "$MODEL_SHA256" >"$stamp"
 e5_log "installed $E5_OUT"
 echo "sha256:$MODEL_SHA256"

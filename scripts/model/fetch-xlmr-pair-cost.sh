@@ -34,23 +34,9 @@ for arg in "$@"; do
     esac
 done
 
-# Hashing 562 MB takes seconds; the stamp remembers size, time and inode of files that passed.
-stamp=$E5_MODELS/.$NAME.verified
-file_ids() {
-    stat -c '%n %s %Y %i' "$OUT/model.onnx" "$OUT/tokenizer.json" 2>/dev/null
-    echo "$COST_SHA256 $TOKENIZER_JSON_SHA256"
-}
-installed_ok() {
-    [[ -f $OUT/model.onnx && -f $OUT/tokenizer.json ]] || return 1
-    if [[ $check == 0 && -f $stamp && $(cat "$stamp") == "$(file_ids)" ]]; then
-        return 0
-    fi
-    [[ $(e5_sha256 "$OUT/model.onnx") == "$COST_SHA256" ]] &&
-        [[ $(e5_sha256 "$OUT/tokenizer.json") == "$TOKENIZER_JSON_SHA256" ]] || return 1
-    file_ids >"$stamp"
-}
+stamp=$(e5_stamp "$OUT")
 
-if [[ $force == 0 ]] && installed_ok; then
+if [[ $force == 0 ]] && e5_installed_ok "$OUT" "$COST_SHA256" "$check"; then
     e5_log "$OUT already holds the pinned cost stand-in"
     echo "sha256:$COST_SHA256"
     exit 0
@@ -100,6 +86,6 @@ if [[ -e $OUT ]]; then
     mv "$OUT" "$old/"
 fi
 mv "$tmp" "$OUT"
-file_ids >"$stamp"
+e5_file_ids "$OUT" "$COST_SHA256" >"$stamp"
 e5_log "installed $OUT"
 echo "sha256:$COST_SHA256"

@@ -1,5 +1,6 @@
 package io.ragsearch.bench;
 
+import io.ragsearch.embed.Vectors;
 import java.util.SplittableRandom;
 
 /**
@@ -72,14 +73,7 @@ final class SyntheticVectors {
     }
 
     private static float[] unit(float[] v) {
-        double norm = 0;
-        for (float x : v) {
-            norm += (double) x * x;
-        }
-        double length = Math.sqrt(norm);
-        for (int d = 0; d < v.length; d++) {
-            v[d] = (float) (v[d] / length);
-        }
+        Vectors.scaleToUnitLength(v);
         return v;
     }
 

@@ -7,7 +7,7 @@ public final class Vectors {
     }
 
     /** Scales to unit length in place, so a dot product is the cosine; a zero vector stays zero. */
-    static void scaleToUnitLength(float[] v) {
+    public static void scaleToUnitLength(float[] v) {
         double norm = 0;
         for (float x : v) {
             norm += (double) x * x;

@@ -15,8 +15,8 @@ public final class ExactVectors implements VectorIndex {
     }
 
     @Override
-    public int size() {
-        return matrix.rows();
+    public VectorMatrix matrix() {
+        return matrix;
     }
 
     @Override
@@ -26,11 +26,6 @@ public final class ExactVectors implements VectorIndex {
             top.offer(i, matrix.dot(query, i));
         }
         return top.drainBestFirst();
-    }
-
-    @Override
-    public float cosine(float[] query, int position) {
-        return matrix.dot(query, position);
     }
 
     @Override

@@ -161,8 +161,8 @@ public final class HnswVectors implements VectorIndex {
     }
 
     @Override
-    public int size() {
-        return matrix.rows();
+    public VectorMatrix matrix() {
+        return matrix;
     }
 
     @Override
@@ -188,11 +188,6 @@ public final class HnswVectors implements VectorIndex {
             top.offer(hit.doc, matrix.dot(query, hit.doc));
         }
         return top.drainBestFirst();
-    }
-
-    @Override
-    public float cosine(float[] query, int position) {
-        return matrix.dot(query, position);
     }
 
     @Override

@@ -16,13 +16,20 @@ public sealed interface VectorIndex extends AutoCloseable permits ExactVectors, 
         return settings.approximate(matrix.rows()) ? HnswVectors.build(matrix, settings, null, null) : new ExactVectors(matrix);
     }
 
-    int size();
+    /** The article vectors the index answers for; both forms score hits against them exactly. */
+    VectorMatrix matrix();
+
+    default int size() {
+        return matrix().rows();
+    }
 
     /** The {@code limit} articles with the highest cosine, best first; ties by lower position. */
     List<RankedArticle> nearest(float[] query, int limit);
 
     /** The cosine of the query with one article, exactly as the one-array-per-article form computed it. */
-    float cosine(float[] query, int position);
+    default float cosine(float[] query, int position) {
+        return matrix().dot(query, position);
+    }
 
     /** True for the graph (approximate) form. */
     boolean approximate();

@@ -1,5 +1,6 @@
 package io.ragsearch.index;
 
+import io.ragsearch.embed.Vectors;
 import java.util.Random;
 
 /** Seeded unit vectors for the vector index tests: clustered as real embeddings are. */
@@ -35,14 +36,7 @@ final class TestVectors {
     }
 
     static float[] unit(float[] v) {
-        double norm = 0;
-        for (float x : v) {
-            norm += (double) x * x;
-        }
-        double length = Math.sqrt(norm);
-        for (int d = 0; d < v.length; d++) {
-            v[d] = (float) (v[d] / length);
-        }
+        Vectors.scaleToUnitLength(v);
         return v;
     }
 }
