@@ -59,7 +59,8 @@ class ServerImageIT {
             if (!podman.ok("inspect", CONTAINER, "--format", "{{.State.Running}}").equals("true")) {
                 throw new AssertionError("the container did not start:\n" + podman.run("logs", CONTAINER).out());
             }
-            return status("/startupz") == 200;
+            // Ready, not just started: the article vectors are embedded after the startup probe passes.
+            return status("/readyz") == 200;
         });
     }
 
