@@ -83,7 +83,7 @@ class DocCommandsIT {
                     "search-bench/src/test/java/io/ragsearch/bench/BenchQuickIT.java", "\"bench\", \"--quick\""),
             coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?java -Xmx\\d+g -jar search-bench/target/ragsearch-bench\\.jar vector-index .*",
                     "search-bench/src/test/java/io/ragsearch/bench/VectorIndexBenchTest.java", "\"vector-index\""),
-            coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " embedding --articles 48 --queries 50( +--model \\S+)?",
+            coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " embedding --articles (128|48 --queries 50)( +--model \\S+)?",
                     "search-bench/src/test/java/io/ragsearch/bench/EmbeddingBenchIT.java", "\"embedding\""),
             coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " tokenizer",
                     "search-bench/src/test/java/io/ragsearch/bench/TokenizerBenchIT.java", "\"tokenizer\""),
