@@ -353,7 +353,6 @@ public final class EmbeddingBench implements Callable<Integer> {
         }
     }
 
-    /** The corpus cut after its first {@code n} live articles (all of it when n ≤ 0). */
     /** The built-in multilingual model as the server finds it, or an error saying how to install it. */
     static EmbeddingModel installedE5() {
         ServerEnvironment env = ServerEnvironment.read(System.getenv());
@@ -365,6 +364,7 @@ public final class EmbeddingBench implements Callable<Integer> {
         return model;
     }
 
+    /** The corpus cut after its first {@code n} live articles (all of it when n ≤ 0). */
     static Corpus firstArticles(Corpus corpus, int n) {
         if (n <= 0) {
             return corpus;

@@ -1,7 +1,5 @@
 package io.ragsearch.bench;
 
-import io.ragsearch.config.ServerEnvironment;
-import io.ragsearch.contract.BuiltinModels;
 import io.ragsearch.corpus.Corpus;
 import io.ragsearch.corpus.CorpusLoader;
 import io.ragsearch.embed.EmbeddingModel;
@@ -12,7 +10,6 @@ import io.ragsearch.embed.VectorCache;
 import io.ragsearch.eval.Question;
 import io.ragsearch.eval.QuestionFile;
 import io.ragsearch.index.IndexBuilder;
-import io.ragsearch.server.SettingsResolver;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,12 +35,7 @@ final class StatuteVectors implements AutoCloseable {
     }
 
     static StatuteVectors load(Path statutes, List<Path> questionFiles) throws IOException {
-        ServerEnvironment env = ServerEnvironment.read(System.getenv());
-        EmbeddingModel model = SettingsResolver.defaultEmbedding(env);
-        if (!BuiltinModels.EMBEDDING_E5.equals(model.builtin()) || model.directory() == null) {
-            throw new IllegalStateException(BuiltinModels.EMBEDDING_E5 + " is not installed (looked in "
-                    + env.builtinModelRoots() + "): run scripts/model/fetch-e5.sh first");
-        }
+        EmbeddingModel model = EmbeddingBench.installedE5();
         Corpus corpus = new CorpusLoader(false, List.of("*.md")).load("ko-statutes", statutes).corpus();
         List<String> queries = new ArrayList<>();
         for (Path file : questionFiles) {
