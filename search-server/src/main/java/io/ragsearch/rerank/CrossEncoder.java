@@ -8,7 +8,7 @@ import io.ragsearch.embed.PairTokenizer;
  * {@code logits} of shape [B,1] (relevance = sigmoid) or [B,2] (relevance = softmax of the
  * positive class, index 1).
  */
-final class CrossEncoder extends OnnxPairModel {
+class CrossEncoder extends OnnxPairModel {
 
     CrossEncoder(ModelRegistry.LoadedModel model, PairTokenizer tokenizer, int maxSeqLen, int intraOpThreads) {
         super(model, tokenizer, maxSeqLen, intraOpThreads);

@@ -10,9 +10,10 @@ import io.ragsearch.embed.PairTokenizer;
  * scripts/model/fetch-xlmr-pair-cost.sh generates from a fixed seed. It costs what the large
  * multilingual rerankers of the field cost (562 MB of weights; a run of 32 pairs × 512 tokens
  * measured 2.2 GiB above rest, docs/reranking.md), so calibration, the concurrency bound and the operator's budget can
- * be exercised at that scale. Its logit means nothing: search never reorders or gates by it.
+ * be exercised at that scale. Its logit goes through the sigmoid as a trained one-logit model's
+ * would ({@link CrossEncoder}), but means nothing: search never reorders or gates by it.
  */
-final class LargePairCostStandIn extends OnnxPairModel {
+final class LargePairCostStandIn extends CrossEncoder {
 
     static final String NAME = "xlmr-large-pair-cost";
     /** sha256 of the model.onnx the script generates and checks (numpy and onnx pinned in scripts/model/requirements-convert.txt). */
@@ -38,16 +39,5 @@ final class LargePairCostStandIn extends OnnxPairModel {
     @Override
     public String costOf() {
         return "an XLM-R-large (int8)";
-    }
-
-    /** The logit through a sigmoid, as a trained model's would be; random weights make it noise. */
-    @Override
-    float[] scores(Object output, PairBatch batch) {
-        float[][] logits = (float[][]) output;
-        float[] out = new float[logits.length];
-        for (int r = 0; r < logits.length; r++) {
-            out[r] = CrossEncoder.sigmoid(logits[r][0]);
-        }
-        return out;
     }
 }
