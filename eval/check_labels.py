@@ -23,8 +23,9 @@ Corpus layout (read only):
   project policies-en -> eval/corpora/policies-en/<document>.md (next to this script)
   project benefits-en -> eval/corpora/benefits-en/<document>.md (next to this script)
   project handbook-ko -> eval/corpora/handbook-ko/<document>.md (next to this script)
+  project university-ko -> eval/corpora/university-ko/<document>.md (next to this script)
 
-Korean articles (statutes, handbook-ko) are headed '##### 제N조 (제목)' or '##### 제N조의M (제목)';
+Korean articles (statutes, handbook-ko, university-ko) are headed '##### 제N조 (제목)' or '##### 제N조의M (제목)';
 the addenda ('## 부칙' and everything after it) are ignored.  English
 documents use '### Article N (Title)' headings (label 'Article N') or plain
 Markdown headings (label = heading text).  The agency rule books are plain
@@ -53,18 +54,20 @@ CORPORA = {
     "policies-en": os.path.join(HERE, "corpora", "policies-en"),
     "benefits-en": os.path.join(HERE, "corpora", "benefits-en"),
     "handbook-ko": os.path.join(HERE, "corpora", "handbook-ko"),
+    "university-ko": os.path.join(HERE, "corpora", "university-ko"),
 }
 # projects whose Markdown documents head articles '##### 제N조 (제목)'
-KO_HEADED = {"statutes", "handbook-ko"}
+KO_HEADED = {"statutes", "handbook-ko", "university-ko"}
 KIND_PREFIX = {"keyword": "kw", "paraphrase": "pa", "detail": "de", "typo": "ty",
                "spacing": "sp", "mixed": "mx", "unanswerable": "un"}
 # Held-out sets whose expected articles must not be targeted by any other set of the
 # same project (and whose queries must not appear in another set).
 DISJOINT_SETS = {"ko-statutes-holdout2", "handbook-en-holdout", "policies-en-holdout",
-                 "benefits-en-holdout", "handbook-ko-holdout"}
+                 "benefits-en-holdout", "handbook-ko-holdout",
+                 "university-ko-holdout", "ko-statutes-holdout3", "agency-ko-holdout2"}
 BASE_KINDS = ("keyword", "paraphrase", "detail", "unanswerable")
 # projects whose every document should be used by a set; dev/holdout pairs checked for overlap
-ALL_DOCS_PROJECTS = {"statutes", "agency", "benefits-en", "handbook-ko"}
+ALL_DOCS_PROJECTS = {"statutes", "agency", "benefits-en", "handbook-ko", "university-ko"}
 # (dev set, held-out set, whether an article expected by both is a problem)
 DEV_HOLDOUT_PAIRS = [("ko-statutes-dev", "ko-statutes-holdout", False),
                      ("agency-ko-dev", "agency-ko-holdout", True)]

@@ -13,8 +13,10 @@
 # chart's Lease; the search service's pods from the server image when it has been built, else
 # the server jar), applies examples/ragsearch.yaml
 # with its corpus ConfigMap, waits until the RagSearch is Ready with a measured rerank
-# concurrency, prints the API server's version, the RagSearch's conditions and the pods, and
-# tears everything down, also when a step fails or on Ctrl-C.
+# concurrency, prints the API server's version, the RagSearch's conditions and the pods, lowers
+# its memory limit (1500Mi -> 1200Mi) and waits until the running pods are resized in place and
+# have re-tuned their rerank concurrency (same pods, no restart), and tears everything down, also
+# when a step fails or on Ctrl-C.
 #
 # Binaries given in $RAGSEARCH_TESTPLANE_BIN / $RAGSEARCH_HELM_BIN are used as they are (the test
 # suite passes its own). State and logs: a new directory under /tmp (kept, and named, on failure).
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --until) until=${2:?--until needs installed or ready}; shift 2 ;;
     --helm-set) helm_sets+=(--set "${2:?--helm-set needs KEY=VALUE}"); shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "kube-e2e: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -190,3 +192,38 @@ kc -n "$APPS" get ragsearch handbook \
   -o jsonpath='{range .status.conditions[*]}  {.type}={.status} ({.reason}) {.message}{"\n"}{end}'
 echo "Pods:"
 kc get pods -A -o wide
+
+# --- in-place resize: a lower memory limit; the running pods keep running and re-tune ---
+# The operator announces the lower limit to each pod's server, resizes the pod through its resize
+# subresource once the lower bound is in force, our kubelet applies it to the pod's cgroup, and
+# the server moves its rerank permits (docs/operator.md, docs/memory.md).
+pods_of() { kc -n "$APPS" get pods -l app.kubernetes.io/instance=handbook \
+    -o jsonpath='{range .items[*]}{.metadata.uid} {.status.containerStatuses[0].state.running.startedAt} {.status.containerStatuses[0].restartCount}{"\n"}{end}' | sort; }
+resize() { kc -n "$APPS" get ragsearch handbook -o jsonpath="{.status.resize.$1}"; }
+# the first roll over (the pods that ran before the measurement gone): a rollout under way would roll the resize too
+for _ in $(seq 1 120); do
+  [ "$(kc -n "$APPS" get pods -l app.kubernetes.io/instance=handbook -o name | wc -l)" -eq 2 ] && break
+  sleep 1
+done
+before=$(pods_of)
+t=$(date +%s)
+kubectl patch rags handbook --type merge -p '{"spec":{"resources":{"memory":"1200Mi"}}}' >&2
+for _ in $(seq 1 300); do
+  [ "$(resize memoryLimitBytes)" = 1258291200 ] && [ -n "$(resize retunedAt)" ] \
+    && [ "$(resize podsResized)" = "$(resize pods)" ] && break
+  kill -0 "$kubelet_pid" 2>/dev/null || { tail -20 "$work/logs/node.log" >&2; fail "the node agent stopped"; }
+  sleep 1
+done
+[ -n "$(resize retunedAt)" ] && [ "$(resize memoryLimitBytes)" = 1258291200 ] \
+  || { kc -n "$APPS" get ragsearch handbook -o jsonpath='{.status.resize}' >&2 || true
+       fail "the running pods were not resized to 1200Mi and re-tuned within 5 minutes"; }
+[ "$(resize mode)" = InPlace ] || fail "resized by a $(resize mode) ($(resize reason)), not in place"
+after=$(pods_of)
+[ "$before" = "$after" ] || fail "the pods changed (restarted or replaced): before
+$before
+after
+$after"
+! echo "$after" | awk '{print $3}' | grep -qv '^0$' || fail "a container restarted: $after"
+say "resized in place $(elapsed "$t") after the edit"
+echo "In-place resize: memory 1500Mi -> 1200Mi on $(resize pods) pods, no restart (same pod UIDs and container starts, restarts 0): rerank concurrency $effective -> $(resize concurrency), re-tuned $(resize secondsToRetune) s after the edit"
+kc -n "$APPS" get events --field-selector reason=Retuned -o jsonpath='{range .items[*]}Event Retuned: {.message}{"\n"}{end}'

@@ -24,6 +24,10 @@ scripts/model/fetch-e5.sh --form q4
 # after the first run: about 20 s, 2.3 GB of memory while it writes, 562 MB on disk) for
 # LargeCostStandInCalibrationIT.
 scripts/model/fetch-xlmr-pair-cost.sh
+# Models a user brings, as a platform team would mount them (random weights of XLM-R-large shape
+# from a fixed seed, never an embedder or a ranker; cached after the first run: about 50 s, 840 MB
+# on disk) for BroughtLargeModelTest and OwnRerankerCalibrationIT.
+scripts/model/fetch-user-model-fixtures.sh >/dev/null
 
 # A real Kubernetes control plane (etcd, kube-apiserver, kube-controller-manager, built from Go
 # modules; testplane/) for the operator's *IT tests: built once and cached by its inputs
@@ -34,6 +38,22 @@ export RAGSEARCH_TESTPLANE_BIN
 # (tools/helm; cached by its inputs like the plane) for HelmInstallIT and scripts/kube-e2e.sh.
 RAGSEARCH_HELM_BIN="$(scripts/helm-build.sh)"
 export RAGSEARCH_HELM_BIN
+# A real OpenTelemetry Collector (OTLP receiver, file exporter; tools/otelcol, cached by its
+# inputs) that TracesToCollectorIT sends the server's traces to.
+RAGSEARCH_OTELCOL_BIN="$(scripts/otelcol-build.sh)"
+export RAGSEARCH_OTELCOL_BIN
+# The CNCF distribution registry (github.com/distribution/distribution/v3; tools/registry, cached
+# the same way): HelmUpgradeIT pushes the packaged charts to it on loopback and installs from oci://.
+RAGSEARCH_REGISTRY_BIN="$(scripts/registry-build.sh)"
+export RAGSEARCH_REGISTRY_BIN
+# The previous release (chart 0.1.0 and its operator jar, from this clone's git history at a pinned
+# commit; built once, about a minute, cached by the commit) that HelmUpgradeIT upgrades from.
+RAGSEARCH_PREVIOUS_OPERATOR_JAR="${RAGSEARCH_PREVIOUS_OPERATOR_JAR:-$(scripts/previous-release-build.sh)}"
+export RAGSEARCH_PREVIOUS_OPERATOR_JAR
+# The real metrics-server (sigs.k8s.io/metrics-server v0.8.0, tools/metrics-server; built once,
+# cached by its inputs like the plane) for HorizontalAutoscalingIT.
+RAGSEARCH_METRICS_SERVER_BIN="$(scripts/metrics-server-build.sh)"
+export RAGSEARCH_METRICS_SERVER_BIN
 
 mvn -B -ntp verify -Pimages -Dbuiltin.models.dir="$RAGSEARCH_BUILTIN_MODELS" "$@"
 

@@ -22,63 +22,20 @@ func (p *pkiFiles) file(name string) string { return filepath.Join(p.dir, name) 
 
 // writePKI creates a throw-away CA, the API server's serving certificate (loopback and the
 // in-cluster names), client certificates for the admin and the controller manager (both in
-// system:masters, which RBAC lets do anything) and the service-account signing key pair.
+// system:masters, which RBAC lets do anything), the aggregation layer's front-proxy CA and
+// client certificate, and the service-account signing key pair.
 func writePKI(dir string) (*pkiFiles, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
 	p := &pkiFiles{dir: dir}
 	now := time.Now().Add(-time.Hour)
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	caCert, caKey, err := newCA(p, "ca", "ragsearch-testplane-ca", now)
 	if err != nil {
-		return nil, err
-	}
-	caTmpl := &x509.Certificate{
-		SerialNumber:          serial(),
-		Subject:               pkix.Name{CommonName: "ragsearch-testplane-ca"},
-		NotBefore:             now,
-		NotAfter:              now.Add(10 * 24 * time.Hour),
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
-	if err != nil {
-		return nil, err
-	}
-	caCert, err := x509.ParseCertificate(caDER)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeCert(p.file("ca.crt"), caDER); err != nil {
-		return nil, err
-	}
-	if err := writeKey(p.file("ca.key"), caKey); err != nil {
 		return nil, err
 	}
 	leaf := func(name string, subject pkix.Name, usage x509.ExtKeyUsage, dns []string, ips []net.IP) error {
-		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if err != nil {
-			return err
-		}
-		tmpl := &x509.Certificate{
-			SerialNumber: serial(),
-			Subject:      subject,
-			NotBefore:    now,
-			NotAfter:     now.Add(10 * 24 * time.Hour),
-			KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
-			ExtKeyUsage:  []x509.ExtKeyUsage{usage},
-			DNSNames:     dns,
-			IPAddresses:  ips,
-		}
-		der, err := x509.CreateCertificate(rand.Reader, tmpl, caCert, &key.PublicKey, caKey)
-		if err != nil {
-			return err
-		}
-		if err := writeCert(p.file(name+".crt"), der); err != nil {
-			return err
-		}
-		return writeKey(p.file(name+".key"), key)
+		return signLeaf(p, caCert, caKey, now, name, subject, usage, dns, ips)
 	}
 	if err := leaf("apiserver", pkix.Name{CommonName: "kube-apiserver"}, x509.ExtKeyUsageServerAuth,
 		[]string{"localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"},
@@ -90,6 +47,17 @@ func writePKI(dir string) (*pkiFiles, error) {
 		return nil, err
 	}
 	if err := leaf("controller-manager", pkix.Name{CommonName: "system:kube-controller-manager", Organization: []string{"system:masters"}},
+		x509.ExtKeyUsageClientAuth, nil, nil); err != nil {
+		return nil, err
+	}
+	// The aggregation layer's own CA and the client certificate the API server proxies with to an
+	// extension API server (metrics-server): that server trusts the X-Remote-User headers only from
+	// a client this CA signed, as on a kubeadm cluster.
+	proxyCert, proxyKey, err := newCA(p, "front-proxy-ca", "ragsearch-testplane-front-proxy-ca", now)
+	if err != nil {
+		return nil, err
+	}
+	if err := signLeaf(p, proxyCert, proxyKey, now, "front-proxy-client", pkix.Name{CommonName: "front-proxy-client"},
 		x509.ExtKeyUsageClientAuth, nil, nil); err != nil {
 		return nil, err
 	}
@@ -108,6 +76,62 @@ func writePKI(dir string) (*pkiFiles, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// newCA writes a throw-away CA (ten days) as <name>.crt and <name>.key.
+func newCA(p *pkiFiles, name, commonName string, now time.Time) (*x509.Certificate, *ecdsa.PrivateKey, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          serial(),
+		Subject:               pkix.Name{CommonName: commonName},
+		NotBefore:             now,
+		NotAfter:              now.Add(10 * 24 * time.Hour),
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := writeCert(p.file(name+".crt"), der); err != nil {
+		return nil, nil, err
+	}
+	return cert, key, writeKey(p.file(name+".key"), key)
+}
+
+// signLeaf writes a certificate that ca signed, and its key, as <name>.crt and <name>.key.
+func signLeaf(p *pkiFiles, ca *x509.Certificate, caKey *ecdsa.PrivateKey, now time.Time, name string, subject pkix.Name,
+	usage x509.ExtKeyUsage, dns []string, ips []net.IP) error {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: serial(),
+		Subject:      subject,
+		NotBefore:    now,
+		NotAfter:     now.Add(10 * 24 * time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
+		ExtKeyUsage:  []x509.ExtKeyUsage{usage},
+		DNSNames:     dns,
+		IPAddresses:  ips,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+	if err != nil {
+		return err
+	}
+	if err := writeCert(p.file(name+".crt"), der); err != nil {
+		return err
+	}
+	return writeKey(p.file(name+".key"), key)
 }
 
 func serial() *big.Int {

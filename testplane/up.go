@@ -27,9 +27,15 @@ func kubeVersion() string { return version.Get().GitVersion }
 
 // The controllers the project's tests rely on. Node lifecycle, taint eviction and pod GC are
 // left out on purpose: without kubelet heartbeats they would evict or delete pods.
+// The horizontal pod autoscaler acts only on HorizontalPodAutoscaler objects; it reads the resource
+// metrics API, which a test serves by starting metrics-server (scripts/metrics-server-build.sh).
 const controllers = "deployment-controller,replicaset-controller,garbage-collector-controller," +
 	"endpointslice-controller,namespace-controller,serviceaccount-controller,disruption-controller," +
-	"clusterrole-aggregation-controller"
+	"clusterrole-aggregation-controller,horizontal-pod-autoscaler-controller"
+
+// hpaSyncPeriod: how often the autoscaler looks at its metrics (15 s by default); shorter, so a
+// test sees a scale-up within seconds of the metrics showing the load.
+const hpaSyncPeriod = "5s"
 
 type child struct {
 	name string
@@ -145,6 +151,15 @@ func runUp(args []string) int {
 		"--allow-privileged=true",
 		"--profiling=false",
 		"--cert-dir="+filepath.Join(*dir, "apiserver-certs"),
+		// the aggregation layer (an APIService such as metrics.k8s.io): the API server proxies to the
+		// extension server with this client certificate and names the user in these headers
+		"--requestheader-client-ca-file="+pki.file("front-proxy-ca.crt"),
+		"--requestheader-allowed-names=front-proxy-client",
+		"--requestheader-username-headers=X-Remote-User",
+		"--requestheader-group-headers=X-Remote-Group",
+		"--requestheader-extra-headers-prefix=X-Remote-Extra-",
+		"--proxy-client-cert-file="+pki.file("front-proxy-client.crt"),
+		"--proxy-client-key-file="+pki.file("front-proxy-client.key"),
 	)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "up:", err)
@@ -162,6 +177,7 @@ func runUp(args []string) int {
 	kcm, err := start("kube-controller-manager",
 		"--kubeconfig="+kcmConfig,
 		"--controllers="+controllers,
+		"--horizontal-pod-autoscaler-sync-period="+hpaSyncPeriod,
 		"--leader-elect=false",
 		"--secure-port=0",
 		"--service-cluster-ip-range=10.0.0.0/24",

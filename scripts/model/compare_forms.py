@@ -3,15 +3,18 @@
 
 Each DIR/FORM/model.onnx (e.g. written by `convert_e5.py --form FORM --out DIR/FORM`) runs on
 ONNX Runtime with one intra-op thread over N statute articles (the `##### ` sections of the
-statute files, "passage: " first, at most 512 tokens, length-sorted batches of 16 as the server
-forms them) and the queries of three dev sets, one at a time. The forms take turns batch by
-batch (the order reverses every batch), so that all see the same moments of a shared machine;
+statute files, "passage: " first, at most 512 tokens, length-sorted groups of 16 as the server
+tokenizes them) and the queries of three dev sets, one at a time. Each group runs as the server
+runs it, every text alone (--batch 1, no padding), or as one batch padded to its longest text
+(--batch 16, how the server ran passages before issue 28); FORM@16 runs one form that way
+whatever --batch says, so that e.g. `q4@16,q4` compares the two ways of serving. The forms take
+turns group by group (the order reverses every group), so that all see the same moments of a shared machine;
 each run is timed by the wall clock and by the calling thread's CPU time (with one intra-op
 thread ONNX Runtime computes on the calling thread). Agreement is against the first form:
 cosine of each passage's and query's vectors, and the share of each query's ten nearest
 passages both rankings hold. Needs the venv of verify-e5.sh (onnxruntime, tokenizers).
 
-  compare_forms.py --dir DIR --forms q4,q4-fused,int8-smooth-split --articles 96 --corpus KO_STATUTES
+  compare_forms.py --dir DIR --forms q4,q4-fused,int8-smooth-split64-fa --articles 96 --corpus KO_STATUTES
 """
 import argparse
 import glob
@@ -24,16 +27,22 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 DEV_SETS = ("ko-statutes-dev", "agency-ko-dev", "policies-en-dev")
-BATCH = 16
+GROUP = 16
 
 
-def articles(corpus, n, seed):
+def articles(corpus, n):
+    """About n statute articles as the server groups them: all articles sorted by length, cut
+    into groups of 16, and n / 16 of those groups taken evenly from the shortest to the longest
+    (so a group's padding is the server's, not that of a sparse sample)."""
     found = []
     for path in sorted(glob.glob(os.path.join(corpus, "*.md"))):
         with open(path, encoding="utf-8") as f:
             found += [part.strip() for part in re.split(r"\n(?=##### )", f.read())[1:]]
-    picked = [found[i] for i in np.random.default_rng(seed).choice(len(found), n, replace=False)]
-    return sorted(picked, key=len)
+    found.sort(key=len)
+    count = (len(found) + GROUP - 1) // GROUP
+    want = max(1, min(count, n // GROUP))
+    picked = sorted({round(k * (count - 1) / max(want - 1, 1)) for k in range(want)})
+    return [t for g in picked for t in found[g * GROUP:(g + 1) * GROUP]]
 
 
 def queries(eval_dir, n):
@@ -71,32 +80,40 @@ def main():
     ap.add_argument("--corpus", required=True, help="the Korean statutes folder")
     ap.add_argument("--articles", type=int, default=96)
     ap.add_argument("--queries", type=int, default=60)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--batch", type=int, choices=(1, GROUP), default=1,
+                    help="texts per run: 1 as the server runs them (default), 16 padded batches")
     args = ap.parse_args()
     forms = args.forms.split(",")
+    batch = {f: int(f.split("@")[1]) if "@" in f else args.batch for f in forms}
+    folder = {f: f.split("@")[0] for f in forms}
 
-    tokenizer = Tokenizer.from_file(os.path.join(args.dir, forms[0], "tokenizer.json"))
+    tokenizer = Tokenizer.from_file(os.path.join(args.dir, folder[forms[0]], "tokenizer.json"))
     tokenizer.enable_truncation(512)
-    texts = articles(args.corpus, args.articles, args.seed)
+    texts = articles(args.corpus, args.articles)
     asked = queries(os.path.join(here, "..", "..", "eval"), args.queries)
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
-    sessions = {f: ort.InferenceSession(os.path.join(args.dir, f, "model.onnx"), options,
+    sessions = {f: ort.InferenceSession(os.path.join(args.dir, folder[f], "model.onnx"), options,
                                         providers=["CPUExecutionProvider"]) for f in forms}
-    batches = [encode(tokenizer, texts[i:i + BATCH], "passage: ") for i in range(0, len(texts), BATCH)]
+    groups = [texts[i:i + GROUP] for i in range(0, len(texts), GROUP)]
+    # each group as one padded batch, and as one run per text
+    runs = {GROUP: [[encode(tokenizer, g, "passage: ")] for g in groups],
+            1: [[encode(tokenizer, [t], "passage: ") for t in g] for g in groups]}
     wall = dict.fromkeys(forms, 0.0)
     cpu = dict.fromkeys(forms, 0.0)
     vectors = {f: [] for f in forms}
     for f in forms:  # a session's first run pays one-off set-up
-        sessions[f].run(None, {"input_ids": batches[0][0], "attention_mask": batches[0][1]})
-    for i, (ids, mask) in enumerate(batches):
+        ids, mask = runs[1][0][0]
+        sessions[f].run(None, {"input_ids": ids, "attention_mask": mask})
+    for i in range(len(groups)):
         for f in forms if i % 2 == 0 else forms[::-1]:
-            w0, c0 = time.perf_counter(), time.thread_time()
-            hidden = sessions[f].run(None, {"input_ids": ids, "attention_mask": mask})[0]
-            wall[f] += time.perf_counter() - w0
-            cpu[f] += time.thread_time() - c0
-            vectors[f].append(pooled(hidden, mask))
+            for ids, mask in runs[batch[f]][i]:
+                w0, c0 = time.perf_counter(), time.thread_time()
+                hidden = sessions[f].run(None, {"input_ids": ids, "attention_mask": mask})[0]
+                wall[f] += time.perf_counter() - w0
+                cpu[f] += time.thread_time() - c0
+                vectors[f].append(pooled(hidden, mask))
     query_ms = {f: [] for f in forms}
     query_vectors = {f: [] for f in forms}
     for q in asked:
@@ -110,8 +127,10 @@ def main():
     ref = forms[0]
     p0, q0 = np.concatenate(vectors[ref]), np.array(query_vectors[ref])
     top0 = np.argsort(-(q0 @ p0.T), axis=1)[:, :10]
-    tokens = sum(int(m.sum()) for _, m in batches)
-    print(f"{len(texts)} articles ({tokens} tokens), {len(asked)} queries, 1 thread; against {ref}")
+    tokens = sum(int(m.sum()) for _, m in (r[0] for r in runs[GROUP]))
+    padded = sum(m.size for _, m in (r[0] for r in runs[GROUP]))
+    print(f"{len(texts)} articles ({tokens} tokens; {padded} positions in padded batches of {GROUP}), "
+          f"{len(asked)} queries, 1 thread; against {ref}")
     print("| form | passages/s (wall) | × | passages per CPU-second | × | query p50 ms "
           "| passage cosine min / mean | query cosine min | top-10 overlap |")
     print("|---|---|---|---|---|---|---|---|---|")

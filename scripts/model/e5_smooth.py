@@ -39,17 +39,25 @@ def activation_ranges(image, weights, token_rows):
     weights(prefix) gives a layer's dequantised float64 weight [n_out, n_in] and bias.
     Returns {"l{i}.qkv"|"l{i}.ao"|"l{i}.fi"|"l{i}.fo": [n_in] float64}.
     """
+    low, high = activation_bounds(image, weights, token_rows)
+    return {key: np.maximum(-low[key], high[key]) for key in high}
+
+
+def activation_bounds(image, weights, token_rows):
+    """Smallest and largest activation per input channel of each linear layer, over all
+    calibration tokens: ({key: [n_in]}, {key: [n_in]}), keys as activation_ranges'."""
     H, heads = image.hidden, image.heads
     d = H // heads
     word_scales, word_packed = image.q4("emb.word", image.vocab, H)
     pos_type = image.f32("emb.pos", (image.max_pos, H)).astype(np.float64) \
         + image.f32("emb.type", (image.type_vocab, H))[0].astype(np.float64)
     f64 = lambda name: image.f32(name, (H,)).astype(np.float64)
-    ranges = {}
+    low, high = {}, {}
 
     def seen(key, x):
-        m = np.abs(x).max(axis=0)
-        ranges[key] = m if key not in ranges else np.maximum(ranges[key], m)
+        lo, hi = x.min(axis=0), x.max(axis=0)
+        low[key] = lo if key not in low else np.minimum(low[key], lo)
+        high[key] = hi if key not in high else np.maximum(high[key], hi)
 
     for ids in token_rows:
         ids = np.asarray(ids)
@@ -74,7 +82,7 @@ def activation_ranges(image, weights, token_rows):
             seen(f"{p}.fo", act)
             w, b = weights(f"{p}.fo")
             x = _layer_norm(x + act @ w.T + b, f64(f"{p}.oln.w"), f64(f"{p}.oln.b"), image.eps)
-    return ranges
+    return low, high
 
 
 def factors(act_range, weight):
@@ -82,3 +90,11 @@ def factors(act_range, weight):
     w_range = np.abs(weight).max(axis=0)
     raw = np.sqrt(np.maximum(act_range, 1e-6) ** (2 * ALPHA) / np.maximum(w_range, 1e-6) ** (2 - 2 * ALPHA))
     return np.exp2(np.rint(np.log2(raw)))
+
+
+def shifts(low, high):
+    """The centre of each channel's calibrated range, rounded to 1/16 (so that the model's bytes
+    do not depend on the last bits of the calibration pass): subtracting it from the input (and
+    adding the weights times it to the bias) leaves a range about zero, about (high - low) / 2
+    wide, where a one-sided wide channel had set the per-tensor int8 step by its whole reach."""
+    return np.rint((low + high) / 2 * 16) / 16

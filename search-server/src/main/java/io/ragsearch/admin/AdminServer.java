@@ -69,6 +69,8 @@ public final class AdminServer implements AutoCloseable {
     private final ServerConnector connector;
     private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
     private final VerificationEndpoint verification;
+    /** Set once before start by a server that re-tunes live; null: the path answers 404. */
+    private volatile MemoryLimitEndpoint memoryLimit;
     /** Open connections in the order they opened, each with when it opened and its requests begun and answered. */
     private final Map<Connection, AdmissionOrder.Slot> open = new LinkedHashMap<>();
 
@@ -200,6 +202,8 @@ public final class AdminServer implements AutoCloseable {
             reply = text(403, "requests from browsers (with an Origin header) are refused on the admin port\n");
         } else if (path.equals(AdminEndpoints.VERIFICATION) && verification != null) {
             reply = verification(request, response, method);
+        } else if (path.equals(AdminEndpoints.RERANK_MEMORY_LIMIT) && memoryLimit != null) {
+            reply = memoryLimit(request, response, method);
         } else if (endpoint == null) {
             reply = text(404, "not found\n");
         } else if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -229,6 +233,31 @@ public final class AdminServer implements AutoCloseable {
             return text(405, "method not allowed\n");
         }
         return new Reply(answer.status(), "application/json; charset=utf-8", answer.json() + "\n");
+    }
+
+    /** PUT ?bytes=N: the limit about to apply; a bad number is a 400 that changes nothing. */
+    private Reply memoryLimit(Request request, Response response, String method) {
+        if (!method.equals("PUT")) {
+            response.getHeaders().put(HttpHeader.ALLOW, "PUT");
+            return text(405, "method not allowed\n");
+        }
+        String raw = Request.extractQueryParameters(request).getValue(AdminEndpoints.RERANK_MEMORY_LIMIT_BYTES);
+        long bytes;
+        try {
+            bytes = Long.parseLong(raw == null ? "" : raw.trim());
+        } catch (NumberFormatException e) {
+            return text(400, "give the limit as ?" + AdminEndpoints.RERANK_MEMORY_LIMIT_BYTES + "=N, a whole number of bytes\n");
+        }
+        if (bytes <= 0) {
+            return text(400, "a memory limit must be positive, got " + bytes + "\n");
+        }
+        MemoryLimitEndpoint.Answer answer = memoryLimit.announce(bytes);
+        return new Reply(answer.status(), "application/json; charset=utf-8", answer.json() + "\n");
+    }
+
+    /** Lets {@link AdminEndpoints#RERANK_MEMORY_LIMIT} reach the server's live re-tune. */
+    public void acceptMemoryLimits(MemoryLimitEndpoint endpoint) {
+        this.memoryLimit = endpoint;
     }
 
     private static Reply text(int status, String body) {

@@ -198,11 +198,21 @@ public final class MemoryProbe {
 
     /** The memory limit that applies, if any (the cgroup's; RSS has none of its own). */
     public OptionalLong limit() {
-        long limit = switch (method) {
-            case CGROUP_V2 -> readLimitV2(dir.resolve("memory.max"));
-            case CGROUP_V1 -> readLong(dir.resolve("memory.limit_in_bytes"));
-            case RSS -> -1;
+        return limitFile().map(MemoryProbe::readLimit).orElse(OptionalLong.empty());
+    }
+
+    /** The file the limit is read from (cgroup v2 memory.max, v1 memory.limit_in_bytes); empty for RSS. */
+    public Optional<Path> limitFile() {
+        return switch (method) {
+            case CGROUP_V2 -> Optional.of(dir.resolve("memory.max"));
+            case CGROUP_V1 -> Optional.of(dir.resolve("memory.limit_in_bytes"));
+            case RSS -> Optional.empty();
         };
+    }
+
+    /** A limit file's value: empty for "max", an unreadable file or a value so large it means none. */
+    public static OptionalLong readLimit(Path file) {
+        long limit = readLimitV2(file);
         return limit <= 0 || limit >= NO_LIMIT_ABOVE ? OptionalLong.empty() : OptionalLong.of(limit);
     }
 

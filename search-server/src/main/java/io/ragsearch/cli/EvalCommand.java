@@ -3,6 +3,7 @@ package io.ragsearch.cli;
 import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.Environment;
 import io.ragsearch.eval.Bm25Baseline;
+import io.ragsearch.eval.CandidateDump;
 import io.ragsearch.eval.FusionBaseline;
 import io.ragsearch.eval.EvalException;
 import io.ragsearch.eval.EvalReport;
@@ -21,6 +22,8 @@ import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.RelevanceGate;
 import io.ragsearch.search.SearchService;
 import io.ragsearch.server.OfflineProjects;
+import java.io.Writer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -112,11 +115,20 @@ public class EvalCommand implements Callable<Integer> {
     @Option(names = "--min-refused", paramLabel = "X", description = "Floor on the share of unanswerable questions the gate refuses.")
     Double minRefused;
 
+    @Option(names = "--dump", paramLabel = "FILE",
+            description = "Write what the pipeline saw for every question (both legs, coverage and cosine of every candidate, "
+                    + "the plain BM25 order, the query's analysis) as JSON lines to FILE, for the gate's trainer "
+                    + "(scripts/eval/train-gate.py; in process only). Dev sets only: a held-out set dumped is a held-out set read.")
+    Path dump;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Per-call timeout with --url (default 60).")
     int timeoutSeconds = 60;
 
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Question files (YAML).")
     List<Path> files;
+
+    /** The in-process search (null with --url), for the dump. */
+    private SearchService searchService;
 
     /** The in-process projects (null with --url), for the midpoint sweep. */
     private ProjectCatalog catalog;
@@ -139,6 +151,9 @@ public class EvalCommand implements Callable<Integer> {
         }
         List<SearchBackend> backends = backends();
         try {
+            if (dump != null) {
+                writeDump(sets);
+            }
             List<EvalSummary> summaries = new ArrayList<>();
             List<EvalReport.Verdict> verdicts = new ArrayList<>();
             StringBuilder text = new StringBuilder();
@@ -187,9 +202,9 @@ public class EvalCommand implements Callable<Integer> {
         List<SearchBackend> out = new ArrayList<>();
         boolean inProcess = projects.config != null || projects.db != null || !projects.projects.isEmpty();
         if (url != null) {
-            if (inProcess || baseline || sweep || sweepMidpoint) {
+            if (inProcess || baseline || sweep || sweepMidpoint || dump != null) {
                 throw new EvalException("--url asks a running server; it does not combine with --project, --config, --db, --baseline, "
-                        + "--sweep or --sweep-midpoint");
+                        + "--sweep, --sweep-midpoint or --dump");
             }
             out.add(new McpBackend(url, System.getenv(Environment.AUTH_TOKEN), Duration.ofSeconds(timeoutSeconds)));
             return out;
@@ -200,6 +215,7 @@ public class EvalCommand implements Callable<Integer> {
         catalog = new ProjectCatalog();
         ServerEnvironment env = ServerEnvironment.read(System.getenv());
         SearchService search = OfflineProjects.load(projects.resolve(env), env, catalog);
+        searchService = search;
         if (sweep) {
             for (Project p : List.copyOf(catalog.all())) {
                 defaultThresholds.put(p.name(), p.gate().threshold());
@@ -215,6 +231,16 @@ public class EvalCommand implements Callable<Integer> {
             }
         }
         return out;
+    }
+
+    private void writeDump(List<QuestionFile> sets) throws Exception {
+        try (Bm25Baseline bm25 = new Bm25Baseline(catalog.all());
+             Writer out = Files.newBufferedWriter(dump)) {
+            CandidateDump d = new CandidateDump(searchService, bm25);
+            for (QuestionFile set : sets) {
+                d.write(set, out);
+            }
+        }
     }
 
     /** The set run once per midpoint; every project is given back its own evidence afterwards. */

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The ragsearch command line: serve, query. */
 @Command(name = "ragsearch", mixinStandardHelpOptions = true, versionProvider = RagSearchCli.MavenVersion.class,
         description = "Hybrid article search over regulation-style documents, served as MCP tools.",
-        subcommands = {ServeCommand.class, StdioCommand.class, QueryCommand.class, EvalCommand.class, VerifyCommand.class, IngestCommand.class, CalibrateCommand.class, FetchCommand.class,
+        subcommands = {ServeCommand.class, StdioCommand.class, QueryCommand.class, EvalCommand.class, VerifyCommand.class, ProbeCommand.class, IngestCommand.class, CalibrateCommand.class, FetchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class RagSearchCli implements Runnable {
 

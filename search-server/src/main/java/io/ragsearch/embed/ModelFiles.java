@@ -18,8 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * path (never from the network), others from a local directory holding {@code model.onnx} and
  * {@code tokenizer.json}, and {@code model.onnx_data} when the weights are stored beside the
  * graph (ONNX keeps a model over 2 GB, such as bge-m3 in float32, that way; ONNX Runtime
- * reads the file itself, relative to model.onnx). Other files of an export (config.json,
- * tokenizer_config.json, sentencepiece.bpe.model) are not needed. Model and tokenizer are
+ * reads the file itself, relative to model.onnx). An export's config.json, when present, is
+ * read for its position limit only ({@link #positions()}); other files (tokenizer_config.json,
+ * sentencepiece.bpe.model) are not needed. Model and tokenizer are
  * read separately: deciding whether a corpus suits the model needs only the tokenizer.
  */
 public final class ModelFiles {
@@ -28,19 +29,24 @@ public final class ModelFiles {
     public static final String BUILTIN_E5 = BuiltinModels.EMBEDDING_E5;
     /** The external-data file name optimum gives the weights of a model over 2 GB. */
     public static final String EXTERNAL_DATA = "model.onnx_data";
+    /** The export's model configuration; only its position limit is read ({@link #positions()}). */
+    public static final String CONFIG_JSON = "config.json";
 
     private final String name;
     private final String source;
     private final PathSource model;
     private final Reader tokenizer;
+    /** The directory the files were found in; null for a built-in inside the jar. */
+    private final Path directory;
     private String digest;
     private String tokenizerDigest;
 
-    private ModelFiles(String name, String source, PathSource model, Reader tokenizer) {
+    private ModelFiles(String name, String source, PathSource model, Reader tokenizer, Path directory) {
         this.name = name;
         this.source = source;
         this.model = model;
         this.tokenizer = tokenizer;
+        this.directory = directory;
     }
 
     public static ModelFiles builtin(String name) throws IOException {
@@ -48,7 +54,7 @@ public final class ModelFiles {
             throw new IOException("unknown built-in model '" + name + "'; built in: " + BUILTIN_MINILM);
         }
         return new ModelFiles(name, "builtin:" + name, () -> extractedBuiltin("/all-minilm-l6-v2.onnx"),
-                () -> classpathResource("/all-minilm-l6-v2-tokenizer.json"));
+                () -> classpathResource("/all-minilm-l6-v2-tokenizer.json"), null);
     }
 
     /**
@@ -61,7 +67,7 @@ public final class ModelFiles {
             throw new IOException("built-in model '" + name + "' is not kept outside the jar");
         }
         ModelFiles files = fromDirectory(dir);
-        ModelFiles named = new ModelFiles(name, "builtin:" + name, files.model, files.tokenizer);
+        ModelFiles named = new ModelFiles(name, "builtin:" + name, files.model, files.tokenizer, dir);
         String digest = named.digest();
         if (!digest.equals(BuiltinModels.E5_SHA256)) {
             throw new IOException("built-in model " + name + " in " + dir + " has " + digest + ", not the pinned "
@@ -79,7 +85,23 @@ public final class ModelFiles {
             }
         }
         return new ModelFiles(dir.getFileName().toString(), dir.toAbsolutePath().normalize().toString(),
-                () -> model, () -> Files.readAllBytes(tokenizer));
+                () -> model, () -> Files.readAllBytes(tokenizer), dir);
+    }
+
+    /**
+     * The position limit the export's config.json states ({@link ModelPositions}); unknown without
+     * one. A config.json that is not JSON is refused: the file is there to be read.
+     */
+    public ModelPositions positions() throws IOException {
+        Path config = directory == null ? null : directory.resolve(CONFIG_JSON);
+        if (config == null || !Files.isRegularFile(config)) {
+            return ModelPositions.UNKNOWN;
+        }
+        try {
+            return ModelPositions.fromConfigJson(Files.readAllBytes(config));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("model directory " + directory + ": " + e.getMessage(), e);
+        }
     }
 
     public String name() {

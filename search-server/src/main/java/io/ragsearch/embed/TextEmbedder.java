@@ -23,6 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class TextEmbedder implements AutoCloseable {
 
+    /**
+     * Texts tokenized together; each is then run through the model alone (see
+     * {@link #embedBatch}).
+     */
     private static final int BATCH = 16;
     /** Token-level outputs by the names Hugging Face and sentence-transformers exports give them. */
     private static final List<String> TOKEN_OUTPUTS = List.of("last_hidden_state", "token_embeddings");
@@ -65,6 +69,10 @@ public final class TextEmbedder implements AutoCloseable {
         // Stored embeddings are matched on this: everything that changes passage vectors must change it.
         this.digest = EmbedderDigest.of(model.digest(), tokenizerDigest, settings, output);
         this.dimension = embedBatch(List.of("dimension probe"), "")[0].length;
+        if (settings.dimension() != null && settings.dimension() != dimension) {
+            throw new OrtException("output '" + output + "' gives vectors of " + dimension + " dimensions, the configuration says "
+                    + settings.dimension() + " (models.embedding.dimension): another model, or another output of it, than the one meant");
+        }
     }
 
     /** The tokenizer alone, with the built-in length, for judging a corpus without loading the model. */
@@ -95,6 +103,11 @@ public final class TextEmbedder implements AutoCloseable {
         ModelRegistry.LoadedModel model;
         String tokenizerDigest;
         try {
+            // Before the weights are read: a length past the position table fails only when a text that long arrives.
+            String tooLong = files.positions().problem("models.embedding.maxSeqLen", settings.maxSeqLen());
+            if (tooLong != null) {
+                throw new IOException("embedding model " + files.name() + ": " + tooLong);
+            }
             tokenizerDigest = files.tokenizerDigest();
             model = registry.load(files, session);
         } catch (IOException | RuntimeException e) {
@@ -180,43 +193,44 @@ public final class TextEmbedder implements AutoCloseable {
         return out;
     }
 
+    /**
+     * One model run per text, as long as its own tokens. A padded batch costs more per text than
+     * the same texts run alone on the CPUs measured (docs/models.md, "Serving": e5-small 1.14–1.18×
+     * fewer passages per CPU-second in length-sorted batches of 16 with 5 % padding, the
+     * batch's activations leaving the caches), and a run without padding lets the built-in
+     * model's attention skip its mask, which is what ONNX Runtime's flash-attention kernel needs.
+     */
     private float[][] embedBatch(List<String> texts, String prefix) throws OrtException {
         textsEmbedded.addAndGet(texts.size());
         TokenEncoding[] encodings = tokenizer.encodeAll(prefix.isEmpty() ? texts : texts.stream().map(t -> prefix + t).toList());
-        int rows = encodings.length;
-        int width = 0;
-        for (TokenEncoding e : encodings) {
-            width = Math.max(width, e.length());
+        float[][] out = new float[encodings.length][];
+        for (int r = 0; r < encodings.length; r++) {
+            out[r] = embedAlone(encodings[r]);
         }
-        long[][] ids = new long[rows][width];
-        long[][] mask = new long[rows][width];
-        long[][] types = new long[rows][width];
-        for (int r = 0; r < rows; r++) {
-            long[] rowIds = encodings[r].ids();
-            System.arraycopy(rowIds, 0, ids[r], 0, rowIds.length);
-            System.arraycopy(encodings[r].attentionMask(), 0, mask[r], 0, rowIds.length);
-            System.arraycopy(encodings[r].typeIds(), 0, types[r], 0, rowIds.length);
-        }
+        return out;
+    }
+
+    private float[] embedAlone(TokenEncoding encoding) throws OrtException {
+        long[][] ids = {encoding.ids()};
+        long[][] mask = {encoding.attentionMask()};
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         Map<String, OnnxTensor> inputs = new HashMap<>();
         try {
             inputs.put("input_ids", OnnxTensor.createTensor(env, ids));
             inputs.put("attention_mask", OnnxTensor.createTensor(env, mask));
             if (takesTokenTypes) {
-                inputs.put("token_type_ids", OnnxTensor.createTensor(env, types));
+                inputs.put("token_type_ids", OnnxTensor.createTensor(env, new long[][] {encoding.typeIds()}));
             }
             try (OrtSession.Result result = model.run(inputs)) {
                 Optional<ai.onnxruntime.OnnxValue> value = result.get(output);
                 if (value.isEmpty()) {
                     throw new OrtException("embedding model returned no output '" + output + "'");
                 }
-                float[][] pooled = tokenLevel
-                        ? TokenPooling.pool(settings.pooling(), (float[][][]) value.get().getValue(), mask)
-                        : (float[][]) value.get().getValue();
+                float[] pooled = tokenLevel
+                        ? TokenPooling.pool(settings.pooling(), (float[][][]) value.get().getValue(), mask)[0]
+                        : ((float[][]) value.get().getValue())[0];
                 if (settings.normalize()) {
-                    for (float[] v : pooled) {
-                        Vectors.scaleToUnitLength(v);
-                    }
+                    Vectors.scaleToUnitLength(pooled);
                 }
                 return pooled;
             }

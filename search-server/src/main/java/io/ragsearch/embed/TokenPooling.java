@@ -13,9 +13,20 @@ final class TokenPooling {
                 case MEAN -> mean(tokens[r], mask[r]);
                 // Rows are padded at the end, so position 0 is always the row's own first token.
                 case CLS -> tokens[r][0].clone();
+                case LAST -> tokens[r][lastUnderMask(mask[r])].clone();
             };
         }
         return out;
+    }
+
+    /** The last position the mask keeps (rows are padded at the end); 0 for a row the mask keeps nothing of. */
+    private static int lastUnderMask(long[] mask) {
+        for (int t = mask.length - 1; t > 0; t--) {
+            if (mask[t] != 0) {
+                return t;
+            }
+        }
+        return 0;
     }
 
     /** Mean under the attention mask: padding positions carry vectors too, and must not count. */

@@ -10,10 +10,8 @@ import io.ragsearch.query.Thesaurus;
 import io.ragsearch.query.Tokens;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.document.Field;
@@ -79,7 +77,7 @@ public final class IndexBuilder {
                 Map.of(ProjectIndex.FIELD_BODY_BIGRAM, bigrams, ProjectIndex.FIELD_TITLE_BIGRAM, bigrams));
         ByteBuffersDirectory directory = new ByteBuffersDirectory();
         List<IndexedArticle> articles = new ArrayList<>();
-        List<Set<String>> terms = new ArrayList<>();
+        ArticleTerms.Builder terms = new ArticleTerms.Builder();
         try (IndexWriter writer = new IndexWriter(directory, writerConfig(perField))) {
             for (Document d : corpus.documents()) {
                 for (Article a : d.articles()) {
@@ -97,23 +95,31 @@ public final class IndexBuilder {
                     }
                     writer.addDocument(doc);
                     articles.add(new IndexedArticle(d, a));
-                    terms.add(new HashSet<>(Tokens.terms(analyzer, ProjectIndex.FIELD_BODY, a.searchableText())));
+                    terms.add(Tokens.terms(analyzer, ProjectIndex.FIELD_BODY, a.searchableText()));
                 }
             }
             writer.forceMerge(1);
         }
         IndexSearcher searcher = new IndexSearcher(DirectoryReader.open(directory));
-        VectorIndex vectors = vectorSource.over(articles);
-        if (vectors != null && vectors.size() != articles.size()) {
-            int size = vectors.size();
-            vectors.close();
-            throw new IOException("vector index (" + size + ") does not match live articles (" + articles.size() + ")");
-        }
         // English has no built-in thesaurus: its paraphrases are the embedding model's job.
         Thesaurus thesaurus = language == Language.KOREAN ? Thesaurus.builtinKorean(analyzer) : Thesaurus.empty();
         QueryAnalyzer queries = new QueryAnalyzer(analyzer, bigrams, thesaurus, articles.stream().map(IndexedArticle::document).toList(),
                 new IndexStatistics(searcher));
-        return new ProjectIndex(language, queries, searcher, articles, terms, vectors);
+        ProjectIndex lexical = new ProjectIndex(language, queries, searcher, articles, terms.build(), null);
+        VectorIndex vectors;
+        try {
+            vectors = vectorSource.over(articles);
+        } catch (IOException | RuntimeException e) {
+            lexical.close();
+            throw e;
+        }
+        if (vectors == null) {
+            return lexical;
+        }
+        // The lexical view is only a step here: closing it leaves the shared side to the index returned.
+        try (lexical) {
+            return lexical.withVectors(vectors);
+        }
     }
 
     /**

@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -68,17 +68,46 @@ public final class ProjectIndex implements AutoCloseable {
     private final QueryAnalyzer queryAnalyzer;
     private final IndexSearcher searcher;
     private final List<IndexedArticle> articles;
-    private final List<Set<String>> termsByArticle;
+    private final ArticleTerms terms;
     private final VectorIndex vectors;
+    private final SharedLexical lexicalOwner;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     ProjectIndex(Language language, QueryAnalyzer queryAnalyzer, IndexSearcher searcher, List<IndexedArticle> articles,
-                 List<Set<String>> termsByArticle, VectorIndex vectors) {
+                 ArticleTerms terms, VectorIndex vectors) {
+        this(language, queryAnalyzer, searcher, articles, terms, vectors,
+                new SharedLexical(searcher.getIndexReader(), queryAnalyzer));
+    }
+
+    private ProjectIndex(Language language, QueryAnalyzer queryAnalyzer, IndexSearcher searcher, List<IndexedArticle> articles,
+                         ArticleTerms terms, VectorIndex vectors, SharedLexical lexicalOwner) {
         this.language = language;
         this.queryAnalyzer = queryAnalyzer;
         this.searcher = searcher;
         this.articles = List.copyOf(articles);
-        this.termsByArticle = List.copyOf(termsByArticle);
+        this.terms = terms;
         this.vectors = vectors;
+        this.lexicalOwner = lexicalOwner;
+    }
+
+    /**
+     * This index's lexical side (Lucene index, articles, terms, query analysis: not built again)
+     * with {@code vectors} over its live articles: how a project served lexical-first gains its
+     * vector leg. The two indexes are closed independently; the lexical side closes with the
+     * last of them, {@code vectors} with the new one.
+     *
+     * @throws IOException when the vectors are not one per live article (they are closed then)
+     */
+    public ProjectIndex withVectors(VectorIndex vectors) throws IOException {
+        if (this.vectors != null) {
+            throw new IllegalStateException("this index already has its vectors");
+        }
+        if (vectors.size() != articles.size()) {
+            int size = vectors.size();
+            vectors.close();
+            throw new IOException("vector index (" + size + ") does not match live articles (" + articles.size() + ")");
+        }
+        return new ProjectIndex(language, queryAnalyzer, searcher, articles, terms, vectors, lexicalOwner.acquire());
     }
 
     public Language language() {
@@ -179,14 +208,13 @@ public final class ProjectIndex implements AutoCloseable {
      * occurs in the article), which is why the relevance gate uses it.
      */
     public double coverage(QueryTerms query, int position) {
-        Set<String> articleTerms = termsByArticle.get(position);
         IndexedArticle article = articles.get(position);
         String articleLabel = ArticleLabels.normalize(article.article().label());
         double total = 0;
         double matched = 0;
         for (QueryTerms.Slot s : query.slots()) {
             total += s.idf();
-            if (articleTerms.contains(s.term()) || s.alternatives().stream().anyMatch(articleTerms::contains)) {
+            if (terms.contains(position, s.term()) || s.alternatives().stream().anyMatch(t -> terms.contains(position, t))) {
                 matched += s.idf();
             }
         }
@@ -209,14 +237,13 @@ public final class ProjectIndex implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            searcher.getIndexReader().close();
-        } catch (IOException e) {
-            // in-memory: nothing to recover
+        // Once per view: a second close must not release the shared lexical side for another view.
+        if (!closed.compareAndSet(false, true)) {
+            return;
         }
         if (vectors != null) {
             vectors.close();
         }
-        queryAnalyzer.close();
+        lexicalOwner.release();
     }
 }

@@ -1,5 +1,6 @@
 package io.ragsearch.mcp;
 
+import io.ragsearch.auth.Caller;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -21,8 +22,14 @@ final class LegacyTools {
     static List<AsyncToolSpecification> specifications(ToolCatalog catalog) {
         return catalog.definitions().stream().map(d -> AsyncToolSpecification.builder()
                 .tool(tool(d))
-                .callHandler((context, request) -> catalog.call(d, request.arguments()).map(LegacyTools::result))
+                .callHandler((context, request) -> catalog.call(d, request.arguments(),
+                        ToolCallOrigin.of(context, null, null, request.meta()), caller(context.get(Caller.ATTRIBUTE))).map(LegacyTools::result))
                 .build()).toList();
+    }
+
+    /** The caller the auth filter left in the transport context; none there (no auth): anyone. */
+    static Caller caller(Object fromContext) {
+        return fromContext instanceof Caller c ? c : Caller.ANYONE;
     }
 
     static Tool tool(ToolDefinition d) {

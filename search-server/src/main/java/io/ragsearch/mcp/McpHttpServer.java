@@ -1,6 +1,13 @@
 package io.ragsearch.mcp;
 
+import io.ragsearch.auth.Caller;
+import io.ragsearch.auth.TokenVerifier;
 import io.ragsearch.contract.AdminEndpoints;
+import io.ragsearch.metrics.Metrics;
+import io.modelcontextprotocol.common.McpTransportContext;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Map;
+import java.util.Optional;
 import io.modelcontextprotocol.modern.server.McpRequestContext;
 import io.modelcontextprotocol.modern.server.RequestStateCodec;
 import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
@@ -67,8 +74,13 @@ public final class McpHttpServer implements AutoCloseable {
     private static final String INSTRUCTIONS = "Search regulation-style documents (statutes, company rules). Call list_projects "
             + "first, then search with a project name; cite results by document and article label.";
 
-    /** With {@code listener.bearerToken()} set, /mcp answers 401 to requests without {@code Authorization: Bearer <it>}. */
-    public McpHttpServer(ListenerSettings listener, TransportSecurityPolicy security, ToolCatalog tools, String version) {
+    /**
+     * With {@code jwt} given, /mcp takes JWTs the verifier accepts and serves the protected resource
+     * metadata; else with {@code listener.bearerToken()} set, /mcp answers 401 to requests without
+     * {@code Authorization: Bearer <it>}; else it is open (loopback by default).
+     */
+    public McpHttpServer(ListenerSettings listener, TransportSecurityPolicy security, ToolCatalog tools, String version,
+                         Metrics metrics, Optional<TokenVerifier> jwt) {
         String bindAddress = listener.bindAddress();
         int port = listener.port();
         int maxInFlight = listener.maxInFlightRequests();
@@ -77,6 +89,7 @@ public final class McpHttpServer implements AutoCloseable {
         HttpServletStatelessServerTransport transport = HttpServletStatelessServerTransport.builder()
                 .messageEndpoint(PATH)
                 .maxRequestSize(MAX_BODY_BYTES)
+                .contextExtractor(McpHttpServer::requestContext)
                 .build();
         this.mcp = McpServer.async(new LegacyVersions(transport))
                 .serverInfo("ragsearch", version)
@@ -90,6 +103,7 @@ public final class McpHttpServer implements AutoCloseable {
         this.modernTransport = HttpServletMcpTransport.builder(modern)
                 .endpoint(PATH)
                 .maxRequestSize(MAX_BODY_BYTES) // its default is 16 MiB
+                .contextExtractor(McpHttpServer::requestContext)
                 // Host and Origin are OriginHostFilter's, for both revisions; the SDK's default
                 // validator here refuses every Origin, even an allowed local one.
                 .httpHeaderValidator(ServerHttpHeaderValidator.NOOP)
@@ -118,8 +132,20 @@ public final class McpHttpServer implements AutoCloseable {
         FilterHolder origin = new FilterHolder(new OriginHostFilter(security));
         origin.setAsyncSupported(true);
         context.addFilter(origin, PATH, EnumSet.of(DispatcherType.REQUEST));
-        if (bearerToken != null && !bearerToken.isBlank()) {
-            FilterHolder auth = new FilterHolder(new BearerTokenFilter(bearerToken.strip()));
+        boolean staticToken = bearerToken != null && !bearerToken.isBlank();
+        // Auth metrics exist only where there is auth: an open loopback server has no refusals to count.
+        AuthEvents events = jwt.isPresent() || staticToken ? new AuthEvents(metrics) : null;
+        if (jwt.isPresent()) {
+            ProtectedResource resource = new ProtectedResource(jwt.get().settings());
+            FilterHolder auth = new FilterHolder(new JwtAuthFilter(jwt.get(), resource, events));
+            auth.setAsyncSupported(true);
+            context.addFilter(auth, PATH, EnumSet.of(DispatcherType.REQUEST));
+            // Public: a client that got a 401 reads where to get a token here (RFC 9728).
+            ServletHolder metadata = new ServletHolder("oauth-protected-resource", new ResourceMetadataServlet(resource));
+            context.addServlet(metadata, ProtectedResource.WELL_KNOWN);
+            context.addServlet(metadata, ProtectedResource.WELL_KNOWN + PATH);
+        } else if (staticToken) {
+            FilterHolder auth = new FilterHolder(new BearerTokenFilter(bearerToken.strip(), events));
             auth.setAsyncSupported(true);
             context.addFilter(auth, PATH, EnumSet.of(DispatcherType.REQUEST));
         }
@@ -169,6 +195,18 @@ public final class McpHttpServer implements AutoCloseable {
                     }
                 })
                 .build();
+    }
+
+    /**
+     * What the tools get of the HTTP request (both transports hand this context to them): the
+     * caller the auth filter accepted and the trace context and ids {@link ToolCallOrigin} reads.
+     * One extractor: a transport keeps only the last one it is given.
+     */
+    private static McpTransportContext requestContext(HttpServletRequest request) {
+        Map<String, Object> kept = ToolCallOrigin.httpValues(request);
+        Object caller = request.getAttribute(Caller.ATTRIBUTE);
+        kept.put(Caller.ATTRIBUTE, caller instanceof Caller c ? c : Caller.ANYONE);
+        return McpTransportContext.create(kept);
     }
 
     public int port() {

@@ -54,8 +54,20 @@ final class ModernTools implements McpFeature {
         @SuppressWarnings("unchecked")
         Map<String, Object> arguments = (Map<String, Object>) rawArguments;
         return catalog.find(name)
-                .map(tool -> catalog.call(tool, arguments).map(o -> McpAsyncResponse.<McpSchema.Result>result(result(o))))
+                .map(tool -> catalog.call(tool, arguments, origin(ctx, p), caller(ctx)).map(o -> McpAsyncResponse.<McpSchema.Result>result(result(o))))
                 .orElseGet(() -> Mono.error(McpException.invalidParams(catalog.unknownTool(name))));
+    }
+
+    /** The call's origin: the SDK's request context, and {@code _meta} read from the params when the SDK did not. */
+    @SuppressWarnings("unchecked")
+    private static ToolCallOrigin origin(McpRequestContext ctx, Map<?, ?> params) {
+        Map<String, Object> meta = ctx.meta() != null && !ctx.meta().isEmpty() ? ctx.meta()
+                : params.get("_meta") instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
+        return ToolCallOrigin.of(ctx.transportContext(), ctx.requestId(), ctx.protocolVersion(), meta);
+    }
+
+    private static io.ragsearch.auth.Caller caller(McpRequestContext ctx) {
+        return LegacyTools.caller(ctx.transportContext() == null ? null : ctx.transportContext().get(io.ragsearch.auth.Caller.ATTRIBUTE));
     }
 
     static McpSchema.Tool tool(ToolDefinition d) {

@@ -9,6 +9,7 @@ import static io.ragsearch.mcp.Schemas.object;
 import static io.ragsearch.mcp.Schemas.props;
 import static io.ragsearch.mcp.Schemas.string;
 
+import io.ragsearch.auth.Caller;
 import io.ragsearch.metrics.Metrics;
 import io.ragsearch.corpus.Article;
 import io.ragsearch.corpus.Document;
@@ -23,7 +24,7 @@ import io.ragsearch.search.SearchService;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
 /**
@@ -68,8 +69,8 @@ public final class SearchTools {
                 .inputSchema(closedObject(props(), List.of()))
                 .outputSchema(object(props("projects", array(project)), List.of("projects")))
                 .hints(readOnly("List document projects"));
-        return tool.body(args -> {
-            List<ProjectSummary> projects = catalog.all().stream().map(ProjectSummary::of).toList();
+        return tool.body((args, caller) -> {
+            List<ProjectSummary> projects = catalog.all(caller.scope()).stream().map(ProjectSummary::of).toList();
             StringBuilder text = new StringBuilder(projects.size() + " project(s):\n");
             for (ProjectSummary p : projects) {
                 text.append("- ").append(p.name()).append(": ").append(p.description().isEmpty() ? "(no description)" : p.description())
@@ -114,11 +115,11 @@ public final class SearchTools {
                         "gate", gate), List.of("project", "query", "results", "gate")))
                 .hints(readOnly("Search articles"))
                 .reranks(this::reranks);
-        return tool.body(args -> {
+        return tool.body((args, caller) -> {
             long t0 = System.nanoTime();
             try {
-                SearchResponse response = search.search(requiredString(args, "project"), requiredString(args, "query"),
-                        optionalInt(args, "top_k"));
+                Project project = used(catalog.get(requiredString(args, "project"), caller.scope()), caller);
+                SearchResponse response = search.search(project.name(), requiredString(args, "query"), optionalInt(args, "top_k"));
                 SearchResponse shown = capTitles(response);
                 if (!response.gate().passed()) {
                     refusals(response.project()).inc();
@@ -151,8 +152,8 @@ public final class SearchTools {
                         "nextCursor", string("pass as cursor for the next page; absent on the last page")),
                         List.of("project", "documents")))
                 .hints(readOnly("List documents of a project"));
-        return tool.body(args -> {
-            Project project = catalog.get(requiredString(args, "project"));
+        return tool.body((args, caller) -> {
+            Project project = used(catalog.get(requiredString(args, "project"), caller.scope()), caller);
             Object cursor = args.get("cursor");
             DocumentPages.Page page = DocumentPages.page(project.corpus(), (String) cursor, optionalInt(args, "limit"));
             List<DocumentSummary> docs = page.documents().stream()
@@ -188,8 +189,8 @@ public final class SearchTools {
                         "deleted", bool("true when the article was deleted (삭제); it is then not evidence"),
                         "text", string("article text")), List.of("project", "document", "article", "title", "deleted", "text")))
                 .hints(readOnly("Read one article"));
-        return tool.body(args -> {
-            Project project = catalog.get(requiredString(args, "project"));
+        return tool.body((args, caller) -> {
+            Project project = used(catalog.get(requiredString(args, "project"), caller.scope()), caller);
             Document doc = project.document(requiredString(args, "document"));
             String label = requiredString(args, "article");
             Article article = doc.article(label).orElseThrow(() -> new NotFoundException(
@@ -253,9 +254,19 @@ public final class SearchTools {
             return this;
         }
 
-        ToolDefinition body(Function<Map<String, Object>, ToolOutcome> body) {
+        ToolDefinition body(BiFunction<Map<String, Object>, Caller, ToolOutcome> body) {
             return new ToolDefinition(name, title, description, input, output, hints, body, reranks);
         }
+    }
+
+    /**
+     * Counts a call that reached a project, by project and caller. Only projects that exist and are
+     * the caller's get here, and subjects are the identities the access rules admit: the label sets stay bounded.
+     */
+    private Project used(Project project, Caller caller) {
+        metrics.counter("ragsearch_project_calls_total", "Tool calls that reached a project, by project and caller (the token's subject)",
+                "project=\"" + Metrics.labelValue(project.name()) + "\",subject=\"" + Metrics.labelValue(caller.subject()) + "\"").inc();
+        return project;
     }
 
     /** "No supporting documents" answers, per project: a tool success, but the number to watch for a corpus gap. */

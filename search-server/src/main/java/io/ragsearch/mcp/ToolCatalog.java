@@ -1,7 +1,16 @@
 package io.ragsearch.mcp;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.ragsearch.auth.Caller;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.ragsearch.telemetry.Conventions;
+import io.ragsearch.telemetry.Telemetry;
+import io.ragsearch.telemetry.TraceContexts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +22,7 @@ import reactor.core.publisher.Mono;
  * exist, what an unknown name or a bogus list cursor gets, argument checking against the input
  * schema, counting every call (also the refused ones) and running the body on our bounded pool.
  * Both revisions' adapters ({@link LegacyTools}, {@link ModernTools}) and the transport guard
- * ask it, so their answers cannot drift apart.
+ * ask it, so their answers cannot drift apart. Each call is a span ({@link #call(ToolDefinition, Map, ToolCallOrigin)}).
  */
 public final class ToolCatalog {
 
@@ -23,11 +32,17 @@ public final class ToolCatalog {
     private final Map<String, ToolDefinition> tools = new LinkedHashMap<>();
     private final ToolExecutor executor;
     private final JsonSchemaValidator validator;
+    private final Tracer tracer;
 
     public ToolCatalog(List<ToolDefinition> definitions, ToolExecutor executor) {
+        this(definitions, executor, Telemetry.OFF_TRACER);
+    }
+
+    public ToolCatalog(List<ToolDefinition> definitions, ToolExecutor executor, Tracer tracer) {
         definitions.forEach(d -> tools.put(d.name(), d));
         this.executor = executor;
         this.validator = McpJsonDefaults.getSchemaValidator();
+        this.tracer = tracer;
     }
 
     public List<ToolDefinition> definitions() {
@@ -65,6 +80,62 @@ public final class ToolCatalog {
      * the rerank lane when the tool says this call reranks.
      */
     public Mono<ToolOutcome> call(ToolDefinition tool, Map<String, Object> arguments) {
+        return call(tool, arguments, ToolCallOrigin.UNKNOWN, Caller.ANYONE);
+    }
+
+    /** As {@link #call(ToolDefinition, Map)}, for this caller (see {@link #call(ToolDefinition, Map, ToolCallOrigin, Caller)}). */
+    public Mono<ToolOutcome> call(ToolDefinition tool, Map<String, Object> arguments, Caller caller) {
+        return call(tool, arguments, ToolCallOrigin.UNKNOWN, caller);
+    }
+
+    /**
+     * The call for this caller, in a span of the MCP semantic conventions ("tools/call {tool}",
+     * kind SERVER) that continues the trace {@code origin} carries ({@link TraceContexts}) and is
+     * current on the tool thread, so the search's stages become its children. A call answered with
+     * {@code isError} ends with {@code error.type} {@code tool_error}. A project outside the caller's scope
+     * never takes the rerank lane: its answer is the unknown-project one, and a "busy" instead
+     * would tell that the project exists.
+     */
+    Mono<ToolOutcome> call(ToolDefinition tool, Map<String, Object> arguments, ToolCallOrigin origin, Caller caller) {
+        return Mono.defer(() -> traced(tool, arguments, origin, caller)); // a span only for a call that is made
+    }
+
+    private Mono<ToolOutcome> traced(ToolDefinition tool, Map<String, Object> arguments, ToolCallOrigin origin, Caller caller) {
+        Context parent = TraceContexts.parent(origin.meta(), origin.traceHeaders());
+        Span span = tracer.spanBuilder("tools/call " + tool.name())
+                .setParent(parent)
+                .setSpanKind(SpanKind.SERVER)
+                .setAttribute(Conventions.MCP_METHOD_NAME, "tools/call")
+                .setAttribute(Conventions.GEN_AI_OPERATION_NAME, "execute_tool")
+                .setAttribute(Conventions.GEN_AI_TOOL_NAME, tool.name())
+                .startSpan();
+        if (span.isRecording()) {
+            if (origin.requestId() != null) {
+                span.setAttribute(Conventions.JSONRPC_REQUEST_ID, String.valueOf(origin.requestId()));
+            }
+            if (origin.protocolVersion() != null) {
+                span.setAttribute(Conventions.MCP_PROTOCOL_VERSION, origin.protocolVersion());
+            }
+            span.setAttribute(Conventions.NETWORK_TRANSPORT, origin.http() ? "tcp" : "pipe");
+            if (origin.http()) {
+                span.setAttribute(Conventions.NETWORK_PROTOCOL_NAME, "http");
+            }
+        }
+        return checkedCall(tool, arguments, caller, parent.with(span))
+                .doOnNext(outcome -> {
+                    if (outcome.isError()) {
+                        span.setAttribute(Conventions.ERROR_TYPE, Conventions.TOOL_ERROR);
+                        span.setStatus(StatusCode.ERROR);
+                    }
+                })
+                .doOnError(e -> {
+                    span.setAttribute(Conventions.ERROR_TYPE, e.getClass().getName());
+                    span.setStatus(StatusCode.ERROR);
+                })
+                .doFinally(signal -> span.end());
+    }
+
+    private Mono<ToolOutcome> checkedCall(ToolDefinition tool, Map<String, Object> arguments, Caller caller, Context traced) {
         Map<String, Object> args = arguments == null ? Map.of() : arguments;
         Optional<String> wrong = ArgumentRules.problem(tool.inputSchema(), args);
         if (wrong.isPresent()) {
@@ -76,7 +147,8 @@ public final class ToolCatalog {
             executor.count(tool.name(), "invalid");
             return Mono.just(ToolOutcome.error("invalid arguments for tool " + quoted(tool.name()) + ": " + check.errorMessage()));
         }
-        return executor.submit(tool.name(), tool.reranks().test(args), () -> tool.body().apply(args));
+        boolean inScope = !(args.get("project") instanceof String project) || caller.scope().allows(project);
+        return executor.submit(tool.name(), inScope && tool.reranks().test(args), traced.wrapSupplier(() -> tool.body().apply(args, caller)));
     }
 
     static String quoted(String s) {

@@ -1,7 +1,8 @@
 package io.ragsearch.mcp;
 
 import java.util.Map;
-import java.util.function.Function;
+import io.ragsearch.auth.Caller;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
 /**
@@ -10,12 +11,13 @@ import java.util.function.Predicate;
  *
  * @param inputSchema  JSON Schema 2020-12 of the arguments (closed objects)
  * @param outputSchema JSON Schema of {@link ToolOutcome#structured()} on success
- * @param body         runs on a tool thread with arguments already checked against the input schema
+ * @param body         runs on a tool thread with arguments already checked against the input schema, for this
+ *                     caller (its scope decides which projects exist for it)
  * @param reranks      whether a call with these (checked) arguments reranks: {@link ToolCatalog#call} then runs
  *                     it in the executor's rerank lane, so it cannot hold a thread the other calls need
  */
 public record ToolDefinition(String name, String title, String description, Map<String, Object> inputSchema,
-                             Map<String, Object> outputSchema, Hints hints, Function<Map<String, Object>, ToolOutcome> body,
+                             Map<String, Object> outputSchema, Hints hints, BiFunction<Map<String, Object>, Caller, ToolOutcome> body,
                              Predicate<Map<String, Object>> reranks) {
 
     /** For tools whose calls never rerank. */

@@ -93,6 +93,26 @@ public final class ToolExecutor implements AutoCloseable {
     }
 
     /**
+     * Gives the rerank lane as many threads as there are rerank permits now (a live re-tune): with
+     * fewer threads than permits the lane, not memory, would bound the reranks. The queue keeps the
+     * size it was made with (its places are allocated at start); a smaller lane lets its extra
+     * threads end after their current search.
+     */
+    public void resizeRerankLane(int permits) {
+        if (lane == null || permits < 1) {
+            return;
+        }
+        // The core size may never exceed the maximum: grow the maximum first, shrink it last.
+        if (permits > lane.getMaximumPoolSize()) {
+            lane.setMaximumPoolSize(permits);
+            lane.setCorePoolSize(permits);
+        } else {
+            lane.setCorePoolSize(permits);
+            lane.setMaximumPoolSize(permits);
+        }
+    }
+
+    /**
      * Runs a tool body; {@code reranks} sends it to the rerank lane (when there is one).
      */
     public Mono<ToolOutcome> submit(String tool, boolean reranks, Supplier<ToolOutcome> body) {

@@ -36,6 +36,8 @@ final class TransportGuardFilter implements Filter {
 
     /** Request attribute: Boolean.TRUE when the 2026-07-28 server takes the request. */
     static final String MODERN_ATTRIBUTE = "io.ragsearch.mcp.modern";
+    /** Request attribute: the JSON-RPC id as text, for the tool call's span ({@link ToolCallOrigin}). */
+    static final String REQUEST_ID_ATTRIBUTE = "io.ragsearch.mcp.request-id";
 
     private static final Logger LOG = LoggerFactory.getLogger(TransportGuardFilter.class);
     private static final ObjectMapper JSON = JsonMapper.builder().build();
@@ -86,6 +88,10 @@ final class TransportGuardFilter implements Filter {
             }
         }
         request.setAttribute(MODERN_ATTRIBUTE, verdict.accepted().modern());
+        JsonNode requestId = message.get("id");
+        if (requestId != null && !requestId.isNull()) {
+            request.setAttribute(REQUEST_ID_ATTRIBUTE, requestId.isString() ? requestId.asString() : requestId.toString());
+        }
         chain.doFilter(new CachedBodyRequest(request, body), res);
     }
 

@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  * by {@code eval --url} and {@code verify}: failures become {@link McpClientException}s whose
  * message a person can act on (nothing answers, no answer in time, unknown host), never a trace.
  */
-public final class McpToolClient implements AutoCloseable {
+public final class McpToolClient implements ToolClient {
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** A status code as the SDK's transport states it in its exceptions ("HTTP 500", "status code: 500", "status=500"). */
@@ -77,6 +77,7 @@ public final class McpToolClient implements AutoCloseable {
     }
 
     /** Calls a tool; a tool error is an answer ({@link ToolAnswer#error()}), a transport failure an exception. */
+    @Override
     @SuppressWarnings("unchecked")
     public ToolAnswer call(String tool, Map<String, Object> arguments) {
         CallToolResult r;
@@ -93,6 +94,7 @@ public final class McpToolClient implements AutoCloseable {
     }
 
     /** Every tool the server lists (following pagination). */
+    @Override
     public List<Tool> tools() {
         List<Tool> out = new ArrayList<>();
         try {

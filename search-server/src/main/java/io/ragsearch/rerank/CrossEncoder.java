@@ -1,17 +1,27 @@
 package io.ragsearch.rerank;
 
+import ai.onnxruntime.NodeInfo;
+import ai.onnxruntime.TensorInfo;
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.embed.PairTokenizer;
+import java.util.Iterator;
 
 /**
- * A trained cross-encoder in the usual Hugging Face sequence-classification export: output
- * {@code logits} of shape [B,1] (relevance = sigmoid) or [B,2] (relevance = softmax of the
- * positive class, index 1).
+ * A trained cross-encoder in the usual Hugging Face sequence-classification export: its first
+ * output, {@code logits} [B, classes], becomes one relevance per pair as its {@link ScoreMapping}
+ * says (by default: sigmoid of one logit, softmax of class 1 of two).
  */
 class CrossEncoder extends OnnxPairModel {
 
-    CrossEncoder(ModelRegistry.LoadedModel model, PairTokenizer tokenizer, int maxSeqLen, int intraOpThreads) {
+    private final ScoreMapping mapping;
+
+    CrossEncoder(ModelRegistry.LoadedModel model, PairTokenizer tokenizer, int maxSeqLen, int intraOpThreads, ScoreMapping mapping) {
         super(model, tokenizer, maxSeqLen, intraOpThreads);
+        this.mapping = mapping;
+        String problem = mapping.problem(classes(model));
+        if (problem != null) {
+            throw new IllegalArgumentException("cross-encoder " + model.name() + ": " + problem);
+        }
     }
 
     @Override
@@ -20,23 +30,32 @@ class CrossEncoder extends OnnxPairModel {
     }
 
     @Override
+    public String scoreMapping() {
+        return mapping.describe();
+    }
+
+    @Override
     float[] scores(Object output, PairBatch batch) {
         if (!(output instanceof float[][] logits) || logits.length != batch.rows()) {
-            throw new IllegalStateException("cross-encoder " + name() + " must output float logits [B,1] or [B,2]");
+            throw new IllegalStateException("cross-encoder " + name() + " must output float logits [B, classes]");
         }
         float[] out = new float[logits.length];
         for (int r = 0; r < logits.length; r++) {
-            out[r] = switch (logits[r].length) {
-                case 1 -> sigmoid(logits[r][0]);
-                case 2 -> sigmoid(logits[r][1] - logits[r][0]); // softmax of two classes, positive one
-                default -> throw new IllegalStateException("cross-encoder " + name() + " outputs " + logits[r].length
-                        + " classes; expected 1 or 2");
-            };
+            out[r] = mapping.map(logits[r]);
         }
         return out;
     }
 
-    static float sigmoid(float x) {
-        return (float) (1 / (1 + Math.exp(-x)));
+    /** The classes of the first output as the model declares them ([B, N]); 0 when it does not say (a dynamic N). */
+    private static int classes(ModelRegistry.LoadedModel model) {
+        try {
+            Iterator<NodeInfo> outputs = model.session().getOutputInfo().values().iterator();
+            if (outputs.hasNext() && outputs.next().getInfo() instanceof TensorInfo t && t.getShape().length == 2) {
+                return (int) Math.max(0, t.getShape()[1]);
+            }
+            return 0;
+        } catch (ai.onnxruntime.OrtException e) {
+            return 0; // the first run says it instead
+        }
     }
 }

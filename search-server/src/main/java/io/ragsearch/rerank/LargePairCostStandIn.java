@@ -23,7 +23,7 @@ final class LargePairCostStandIn extends CrossEncoder {
     static final String FETCH_SCRIPT = "scripts/model/fetch-xlmr-pair-cost.sh";
 
     LargePairCostStandIn(ModelRegistry.LoadedModel model, PairTokenizer tokenizer, int maxSeqLen, int intraOpThreads) {
-        super(model, tokenizer, maxSeqLen, intraOpThreads);
+        super(model, tokenizer, maxSeqLen, intraOpThreads, ScoreMapping.AUTO);
     }
 
     @Override

@@ -1,13 +1,15 @@
 package io.ragsearch.rerank;
 
+import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.embed.SessionSettings;
 
 /**
  * Rerank resources shared by all projects of the process: {@code concurrency} permits of the
  * memory bound, how long a search waits for one before "busy, retry", and the ONNX Runtime
- * session settings of every reranker.
+ * session settings of every reranker; {@code retune} (null: none) lets the permits follow an
+ * in-place memory resize (the operator writes it).
  */
-public record RerankSettings(int concurrency, int queueTimeoutMillis, SessionSettings session) {
+public record RerankSettings(int concurrency, int queueTimeoutMillis, SessionSettings session, ServerSettings.Retune retune) {
 
     /** 1 until the operator has a measurement (it sets RAGSEARCH_RERANK_CONCURRENCY). */
     public static final int DEFAULT_CONCURRENCY = 1;

@@ -23,6 +23,11 @@ public interface Reranker {
         return name();
     }
 
+    /** How the model's logits become a relevance ({@link ScoreMapping#describe()}), for /info. */
+    default String scoreMapping() {
+        return ScoreMapping.AUTO.describe();
+    }
+
     /** Longest pair in tokens; longer pairs are cut (passage side). */
     int maxSeqLen();
 

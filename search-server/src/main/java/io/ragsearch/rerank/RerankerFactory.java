@@ -34,7 +34,21 @@ public final class RerankerFactory {
         int max = ref.maxSeqLen();
         if (ref.builtin() == null) {
             ModelFiles files = ModelFiles.fromDirectory(ref.directory());
-            return new CrossEncoder(registry.load(files, settings), pairTokenizer(files, max), max, settings.intraOpThreads());
+            // Before the weights are read: a length past the position table fails only on a long pair, mid-search.
+            String tooLong = files.positions().problem("reranker.maxSeqLen", max);
+            if (tooLong != null) {
+                throw new IOException("cross-encoder " + files.name() + ": " + tooLong);
+            }
+            PairTokenizer tokenizer = pairTokenizer(files, max);
+            try {
+                return new CrossEncoder(registry.load(files, settings), tokenizer, max, settings.intraOpThreads(), ref.mapping());
+            } catch (IllegalArgumentException e) {
+                tokenizer.close();
+                throw new IOException(e.getMessage(), e); // its output does not fit the score mapping
+            } catch (IOException | RuntimeException e) {
+                tokenizer.close();
+                throw e;
+            }
         }
         if (STAND_IN.equals(ref.builtin())) {
             ModelFiles files = ModelFiles.builtin(ModelFiles.BUILTIN_MINILM);

@@ -27,15 +27,29 @@ public final class ProjectCatalog {
     }
 
     public Project get(String name) {
+        return get(name, ProjectScope.ALL);
+    }
+
+    /**
+     * The project if it exists and the scope allows it; otherwise the one unknown-project answer,
+     * naming only the projects in scope (a project outside it is answered as one that does not exist).
+     */
+    public Project get(String name, ProjectScope scope) {
         Project p = projects.get(name);
-        if (p == null) {
-            throw new NotFoundException("unknown project " + MessageText.quoted(name) + "; projects: " + MessageText.listed(List.copyOf(projects.keySet())));
+        if (p == null || !scope.allows(name)) {
+            List<String> visible = projects.keySet().stream().filter(scope::allows).toList();
+            throw new NotFoundException("unknown project " + MessageText.quoted(name) + "; projects: " + MessageText.listed(visible));
         }
         return p;
     }
 
     public Collection<Project> all() {
         return projects.values();
+    }
+
+    /** The projects in scope, in name order. */
+    public List<Project> all(ProjectScope scope) {
+        return projects.values().stream().filter(p -> scope.allows(p.name())).toList();
     }
 
     public boolean isEmpty() {

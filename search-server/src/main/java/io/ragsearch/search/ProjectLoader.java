@@ -9,6 +9,7 @@ import io.ragsearch.index.Language;
 import io.ragsearch.index.ProjectIndex;
 import io.ragsearch.index.TokenizerFit;
 import io.ragsearch.index.VectorGraphStore;
+import io.ragsearch.index.VectorIndex;
 import io.ragsearch.index.VectorSearchSettings;
 import io.ragsearch.embed.TextEmbedder;
 import io.ragsearch.embed.TextTokenizer;
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +50,7 @@ public final class ProjectLoader {
     private final Supplier<TextEmbedder> embedder;
     private final Function<RerankerModel, Reranker> rerankers;
     private final Optional<VectorCache> vectorCache;
+    private final AtomicInteger lexicalBuilds = new AtomicInteger();
 
     /**
      * @param tokenizer the embedding model's tokenizer and name, for judging whether a corpus
@@ -162,25 +165,64 @@ public final class ProjectLoader {
      * {@code progress}, which the caller has told {@link Prepared#embeddingTexts()} to expect).
      */
     public Project complete(Prepared p, EmbeddingProgress progress) throws IOException {
-        var corpus = p.loaded().corpus();
-        float[][] vectors = p.needsVectors() ? vectors(p.settings().name(), corpus, progress) : null;
-        // A large project's HNSW graph is kept beside the vector cache and reopened at the next start.
-        ProjectIndex index = vectors != null && vectorCache.isPresent()
-                ? IndexBuilder.build(corpus, p.language(), new VectorGraphStore(vectorCache.get().root().resolve(GRAPHS))
-                        .index(p.settings().name(), vectors, VectorSearchSettings.DEFAULTS))
-                : IndexBuilder.build(corpus, p.language(), null, vectors);
-        return project(p, p.mode(), p.reason(), index);
+        return complete(p, null, progress);
+    }
+
+    /**
+     * As {@link #complete(Prepared, EmbeddingProgress)}, on the lexical index {@link #lexicalFirst}
+     * built for the same {@code p} (null: built here): its Lucene index is not built again, it
+     * gains the vectors. The lexical-first project keeps working until the caller replaces it.
+     */
+    public Project complete(Prepared p, ProjectIndex lexical, EmbeddingProgress progress) throws IOException {
+        if (lexical != null && lexical.hasVectors()) {
+            throw new IllegalArgumentException("project " + p.settings().name() + ": the index to complete already has its vectors");
+        }
+        float[][] vectors = p.needsVectors() ? vectors(p.settings().name(), p.loaded().corpus(), progress) : null;
+        ProjectIndex base = lexical != null ? lexical : lexicalIndex(p);
+        if (vectors == null) {
+            return project(p, p.mode(), p.reason(), base);
+        }
+        try {
+            if (vectors.length != base.size()) {
+                // Checked before a graph is built: a graph over the wrong vectors is minutes lost.
+                throw new IOException("project " + p.settings().name() + ": " + vectors.length + " vectors for " + base.size()
+                        + " live articles (not this corpus's lexical index?)");
+            }
+            return project(p, p.mode(), p.reason(), base.withVectors(vectorIndex(p.settings().name(), vectors)));
+        } finally {
+            if (base != lexical) {
+                // Built here only as a step: the index returned holds the lexical side now.
+                base.close();
+            }
+        }
+    }
+
+    /** A large project's HNSW graph is kept beside the vector cache and reopened at the next start. */
+    private VectorIndex vectorIndex(String project, float[][] vectors) throws IOException {
+        return vectorCache.isPresent()
+                ? new VectorGraphStore(vectorCache.get().root().resolve(GRAPHS)).index(project, vectors, VectorSearchSettings.DEFAULTS)
+                : VectorIndex.of(vectors, VectorSearchSettings.DEFAULTS);
+    }
+
+    private ProjectIndex lexicalIndex(Prepared p) throws IOException {
+        lexicalBuilds.incrementAndGet();
+        return IndexBuilder.build(p.loaded().corpus(), p.language(), null, null);
+    }
+
+    /** How many lexical indexes this loader has built: one per project per start (a test reads it). */
+    public int lexicalBuilds() {
+        return lexicalBuilds.get();
     }
 
     /**
      * Until its vectors exist, the project served by its lexical leg alone, with the lexical
      * gate, and saying so in its retrieval reason: honest lexical answers for a caller that
-     * reaches the server directly while readiness keeps the Service's traffic away.
+     * reaches the server directly while readiness keeps the Service's traffic away. Its index
+     * is the one {@link #complete(Prepared, ProjectIndex, EmbeddingProgress)} completes.
      */
     public Project lexicalFirst(Prepared p) throws IOException {
-        var corpus = p.loaded().corpus();
         String reason = "lexical until its article vectors are embedded, then " + p.mode().wireName() + " (" + p.reason() + ")";
-        return project(p, RetrievalMode.LEXICAL, reason, IndexBuilder.build(corpus, p.language(), null, null));
+        return project(p, RetrievalMode.LEXICAL, reason, lexicalIndex(p));
     }
 
     private Project project(Prepared p, RetrievalMode mode, String reason, ProjectIndex index) {

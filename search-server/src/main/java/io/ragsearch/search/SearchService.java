@@ -8,13 +8,19 @@ import io.ragsearch.index.RankedArticle;
 import io.ragsearch.query.QueryTerms;
 import io.ragsearch.rerank.RerankLimiter;
 import io.ragsearch.rerank.Reranker;
+import io.opentelemetry.api.trace.Tracer;
+import io.ragsearch.telemetry.Conventions;
+import io.ragsearch.telemetry.Step;
+import io.ragsearch.telemetry.Telemetry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * The search pipeline: lexical and/or vector legs, score fusion ({@link ScoreFusion}), then the
- * relevance gate over the top candidates.
+ * relevance gate over the top candidates. Each search is a span with a child per stage
+ * (docs/telemetry.md): lexical, vectors (with the query's embedding), fusion, rerank wait and
+ * rerank ({@link RerankLimiter}), gate.
  *
  * <p>Relevance, the score the gate compares and the one returned, lies in [0, 1] whatever the
  * corpus: IDF-weighted query-term coverage for the lexical evidence, the model's cosine read as evidence
@@ -29,17 +35,29 @@ public final class SearchService {
     private final Supplier<TextEmbedder> embedder;
     private final SearchLimits limits;
     private final RerankLimiter rerankLimiter;
+    private final Tracer tracer;
 
     public SearchService(ProjectCatalog catalog, TextEmbedder embedder, SearchLimits limits) {
         this(catalog, () -> embedder, limits, null);
     }
 
+    /** The process-wide rerank bound (a live re-tune moves its permits). */
+    public RerankLimiter rerankLimiter() {
+        return rerankLimiter;
+    }
+
     /** @param rerankLimiter the process-wide rerank bound; needed when any project reranks */
     public SearchService(ProjectCatalog catalog, Supplier<TextEmbedder> embedder, SearchLimits limits, RerankLimiter rerankLimiter) {
+        this(catalog, embedder, limits, rerankLimiter, Telemetry.OFF_TRACER);
+    }
+
+    public SearchService(ProjectCatalog catalog, Supplier<TextEmbedder> embedder, SearchLimits limits, RerankLimiter rerankLimiter,
+                         Tracer tracer) {
         this.catalog = catalog;
         this.embedder = embedder;
         this.limits = limits;
         this.rerankLimiter = rerankLimiter;
+        this.tracer = tracer;
     }
 
     public SearchLimits limits() {
@@ -54,36 +72,95 @@ public final class SearchService {
                 : java.util.Optional.empty();
     }
 
+    /**
+     * Both legs of one query before fusion, as the pipeline computes them; the eval's feature dump
+     * reads the same values the served search does.
+     */
+    public record Retrieval(Project project, QueryTerms terms, float[] queryVector, List<RankedArticle> lexical,
+                            List<RankedArticle> vector) {
+    }
+
+    public Retrieval retrieve(String projectName, String query) {
+        return retrieve(catalog.get(projectName), validateQuery(query));
+    }
+
+    private Retrieval retrieve(Project project, String q) {
+        ProjectIndex index = project.index();
+        RetrievalMode mode = project.mode();
+        QueryTerms terms = index.queryAnalyzer().analyze(q);
+        List<RankedArticle> lexical = List.of();
+        if (mode.usesLexical()) {
+            try (Step step = Step.start(tracer, "search.lexical")) {
+                lexical = index.lexical(terms, limits.legDepth());
+                step.set(Conventions.CANDIDATES, lexical.size());
+            }
+        }
+        float[] queryVector = null;
+        List<RankedArticle> vector = List.of();
+        if (mode.usesVectors()) {
+            try (Step step = Step.start(tracer, "search.vectors")) {
+                queryVector = embedQuery(q);
+                vector = index.vector(queryVector, limits.legDepth());
+                step.set(Conventions.CANDIDATES, vector.size());
+            }
+        }
+        return new Retrieval(project, terms, queryVector, lexical, vector);
+    }
+
     public SearchResponse search(String projectName, String query, Integer topK) {
+        try (Step step = Step.start(tracer, "search")) {
+            try {
+                SearchResponse response = searchTraced(projectName, query, topK, step);
+                step.set(Conventions.HITS, response.results().size());
+                return response;
+            } catch (RuntimeException e) {
+                step.failed(e);
+                throw e;
+            }
+        }
+    }
+
+    private SearchResponse searchTraced(String projectName, String query, Integer topK, Step search) {
         Project project = catalog.get(projectName);
         String q = validateQuery(query);
         int k = validateTopK(topK);
         ProjectIndex index = project.index();
         RetrievalMode mode = project.mode();
+        search.set(Conventions.PROJECT, project.name()).set(Conventions.RETRIEVAL_MODE, mode.wireName()).set(Conventions.TOP_K, k);
 
-        QueryTerms terms = index.queryAnalyzer().analyze(q);
-        float[] queryVector = mode.usesVectors() ? embedder.get().embedQuery(q) : null;
-        List<RankedArticle> lexical = mode.usesLexical() ? index.lexical(terms, limits.legDepth()) : List.of();
-        List<RankedArticle> vector = queryVector != null ? index.vector(queryVector, limits.legDepth()) : List.of();
-        List<ScoreFusion.Fused> candidates = !mode.usesLexical() ? ScoreFusion.single(vector, limits.candidates())
-                : queryVector == null ? ScoreFusion.single(lexical, limits.candidates())
-                : ScoreFusion.fuse(lexical, vector, position -> index.cosine(queryVector, position), ScoreFusion.LEXICAL_WEIGHT,
-                        limits.candidates());
+        Retrieval retrieval = retrieve(project, q);
+        QueryTerms terms = retrieval.terms();
+        float[] queryVector = retrieval.queryVector();
+        List<RankedArticle> lexical = retrieval.lexical();
+        List<RankedArticle> vector = retrieval.vector();
 
-        double[] relevance = new double[candidates.size()];
-        for (int i = 0; i < candidates.size(); i++) {
-            relevance[i] = relevance(mode, project.cosineEvidence(), index, terms, queryVector, candidates.get(i).position());
+        List<ScoreFusion.Fused> candidates;
+        double[] relevance;
+        try (Step step = Step.start(tracer, "search.fusion")) {
+            float[] qv = queryVector;
+            candidates = !mode.usesLexical() ? ScoreFusion.single(vector, limits.candidates())
+                    : qv == null ? ScoreFusion.single(lexical, limits.candidates())
+                    : ScoreFusion.keepLegLeaders(ScoreFusion.fuse(lexical, vector, position -> index.cosine(qv, position),
+                            ScoreFusion.LEXICAL_WEIGHT, limits.candidates()), lexical, vector);
+            relevance = new double[candidates.size()];
+            for (int i = 0; i < candidates.size(); i++) {
+                relevance[i] = relevance(mode, project.cosineEvidence(), index, terms, qv, candidates.get(i).position());
+            }
+            step.set(Conventions.CANDIDATES, candidates.size());
         }
         List<Integer> order = rerank(project, q, candidates, relevance);
 
         // One decision per query: the best evidence among the candidates opens or closes the gate;
         // when it opens, the ranked top_k are returned whatever each one's own relevance.
-        RelevanceGate gate = project.gate();
-        double best = 0;
-        for (double r : relevance) {
-            best = Math.max(best, r);
+        RelevanceGate.Outcome outcome;
+        try (Step step = Step.start(tracer, "search.gate")) {
+            double best = 0;
+            for (double r : relevance) {
+                best = Math.max(best, r);
+            }
+            outcome = project.gate().judge(best);
+            step.set(Conventions.GATE_BEST, best).set(Conventions.GATE_PASSED, outcome.passed());
         }
-        RelevanceGate.Outcome outcome = gate.judge(best);
         List<SearchHit> hits = new ArrayList<>();
         if (outcome.passed()) {
             for (int i : order) {
@@ -96,6 +173,15 @@ public final class SearchService {
         Reranker reranker = project.reranker();
         String rerankerName = reranker == null ? "none" : reranker.trained() ? reranker.name() : reranker.name() + " (cost stand-in)";
         return new SearchResponse(project.name(), q, mode.wireName(), rerankerName, hits, outcome);
+    }
+
+    /** The query's embedding: an "embeddings" operation of the GenAI semantic conventions. */
+    private float[] embedQuery(String q) {
+        TextEmbedder model = embedder.get();
+        try (Step step = Step.start(tracer, "embeddings " + model.name())) {
+            step.set(Conventions.GEN_AI_OPERATION_NAME, "embeddings").set(Conventions.GEN_AI_REQUEST_MODEL, model.name());
+            return model.embedQuery(q);
+        }
     }
 
     /**

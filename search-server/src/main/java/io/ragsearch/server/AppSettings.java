@@ -1,6 +1,7 @@
 package io.ragsearch.server;
 
 import io.ragsearch.admin.AdminSettings;
+import io.ragsearch.auth.JwtSettings;
 import io.ragsearch.calibrate.CalibrationSettings;
 import io.ragsearch.embed.EmbeddingModel;
 import io.ragsearch.embed.SessionSettings;
@@ -15,6 +16,7 @@ import io.ragsearch.store.DatabaseSettings;
 import io.ragsearch.verification.BaselinePolicy;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -26,10 +28,13 @@ public record AppSettings(Serving serving, Models models, List<ProjectSettings> 
     /**
      * The listeners, the tool pool, the bounds of a search, the checks file this server
      * verifies itself with before it is promoted (empty: /verification answers 404) and the
-     * baselines it may compare with (its bearer token goes to them).
+     * baselines it may compare with (its bearer token goes to them), the JWT checks of /mcp
+     * (empty: the static bearer token of {@code mcp}, or none), and the OpenTelemetry variables
+     * that configure trace export ({@code telemetry.Telemetry}).
      */
     public record Serving(ListenerSettings mcp, TransportSecurityPolicy security, ToolPoolSettings tools, AdminSettings admin,
-                          SearchLimits limits, Optional<Path> verifyChecks, BaselinePolicy verifyBaselines) {
+                          SearchLimits limits, Optional<Path> verifyChecks, BaselinePolicy verifyBaselines,
+                          Optional<JwtSettings> jwt, Map<String, String> otel) {
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.ragsearch.server;
 
+import io.opentelemetry.api.trace.Tracer;
+import io.ragsearch.telemetry.Telemetry;
+
 import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.metrics.Metrics;
@@ -31,10 +34,16 @@ public final class OfflineProjects {
     /** With settings already resolved (a caller that needs them too resolves them once). */
     public static SearchService load(AppSettings settings, ProjectCatalog into, java.util.function.Predicate<String> wanted)
             throws IOException {
+        return load(settings, into, wanted, Telemetry.OFF_TRACER);
+    }
+
+    /** @param tracer what the search's spans go to (stdio traces like the listener) */
+    public static SearchService load(AppSettings settings, ProjectCatalog into, java.util.function.Predicate<String> wanted,
+                                     Tracer tracer) throws IOException {
         // The models stay open as long as the search: the process ends with the command.
         ProjectAssembly assembly = new ProjectAssembly(settings, phase -> { });
         assembly.loadDirectoryProjects(into);
-        SearchService search = assembly.searchService(into, new Metrics());
+        SearchService search = assembly.searchService(into, new Metrics(), tracer);
         if (settings.database().isPresent()) {
             DatabaseSettings ref = settings.database().get();
             var builder = assembly.databaseProjects();

@@ -1,5 +1,7 @@
 package io.ragsearch.server;
 
+import io.opentelemetry.api.trace.Tracer;
+
 import io.ragsearch.embed.ModelRegistry;
 import io.ragsearch.metrics.Metrics;
 import io.ragsearch.refresh.DatabaseSync;
@@ -65,7 +67,7 @@ final class ProjectAssembly implements AutoCloseable {
         settings.projects().forEach(p -> p.reranker().ifPresent(rerankers::get));
         ProjectLoader loader = new ProjectLoader(embedding::tokenizer, embedding::embedder, rerankers::get,
                 settings.models().vectorCache());
-        List<ProjectLoader.Prepared> needVectors = new ArrayList<>();
+        List<StartupEmbedding.Pending> needVectors = new ArrayList<>();
         for (ProjectSettings p : settings.projects()) {
             if (p.directory().isEmpty()) {
                 continue;
@@ -76,9 +78,13 @@ final class ProjectAssembly implements AutoCloseable {
             if (prepared.needsVectors()) {
                 // Loaded now, so that embedding starts without waiting and the first query does not load it.
                 embedding.embedder();
-                needVectors.add(prepared);
                 if (lexicalFirst) {
-                    into.put(loader.lexicalFirst(prepared));
+                    // Its index is the one the vectors complete later: the lexical index is built once.
+                    var lexical = loader.lexicalFirst(prepared);
+                    into.put(lexical);
+                    needVectors.add(new StartupEmbedding.Pending(prepared, lexical.index()));
+                } else {
+                    needVectors.add(new StartupEmbedding.Pending(prepared, null));
                 }
             } else {
                 into.put(loader.complete(prepared, new EmbeddingProgress()));
@@ -92,10 +98,10 @@ final class ProjectAssembly implements AutoCloseable {
     }
 
     /** The search over the catalog, with the process-wide rerank limiter (its permits are the memory bound). */
-    SearchService searchService(ProjectCatalog catalog, Metrics metrics) {
+    SearchService searchService(ProjectCatalog catalog, Metrics metrics, Tracer tracer) {
         var r = settings.models().rerank();
         return new SearchService(catalog, embedding::embedder, settings.serving().limits(),
-                new RerankLimiter(r.concurrency(), r.queueTimeoutMillis(), metrics));
+                new RerankLimiter(r.concurrency(), r.queueTimeoutMillis(), metrics, tracer), tracer);
     }
 
     /** Builds a database project with the settings a configured project of the same name with source {database: true} gives. */

@@ -1,15 +1,22 @@
 package io.ragsearch.server;
 
+import io.ragsearch.telemetry.Telemetry;
+
 import io.ragsearch.admin.AdminServer;
 import io.ragsearch.admin.HealthState;
 import io.ragsearch.contract.calibration.Calibration;
+import io.ragsearch.calibrate.CalibrationSettings;
+import io.ragsearch.calibrate.MemoryProbe;
 import io.ragsearch.calibrate.NativeMemorySettings;
 import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.settings.ServerSettings;
+import io.ragsearch.auth.TokenVerifier;
 import io.ragsearch.mcp.McpHttpServer;
 import io.ragsearch.mcp.SearchTools;
 import io.ragsearch.mcp.RerankLaneSettings;
 import io.ragsearch.mcp.ToolCatalog;
+import io.ragsearch.mcp.InProcessToolClient;
+import io.ragsearch.auth.Caller;
 import io.ragsearch.mcp.ToolExecutor;
 import io.ragsearch.rerank.RerankSettings;
 import io.ragsearch.metrics.Metrics;
@@ -22,9 +29,11 @@ import io.ragsearch.store.DatabaseSettings;
 import io.ragsearch.verification.VerificationRuns;
 import io.ragsearch.verification.Target;
 import io.ragsearch.verification.Verifier;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +46,8 @@ import org.slf4j.LoggerFactory;
 public final class SearchServerApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SearchServerApp.class);
+    /** {@code service.name} of the server's spans unless OTEL_SERVICE_NAME says otherwise. */
+    public static final String SERVICE_NAME = "ragsearch-server";
 
     private final AppSettings settings;
     private final Metrics metrics = new Metrics();
@@ -50,7 +61,11 @@ public final class SearchServerApp implements AutoCloseable {
     private volatile DatabaseSync databaseSync;
     private ToolExecutor executor;
     private McpHttpServer mcp;
+    private TokenVerifier tokens;
+    private volatile ToolCatalog toolCatalog;
     private SearchService search;
+    private Telemetry telemetry = Telemetry.OFF;
+    private volatile LiveRetune liveRetune;
 
     private SearchServerApp(AppSettings settings) {
         this.settings = settings;
@@ -105,12 +120,14 @@ public final class SearchServerApp implements AutoCloseable {
     private void startAll() throws Exception {
         AppSettings.Serving s = settings.serving();
         NativeMemorySettings.apply(); // before any model allocates: see the class for why
+        telemetry = Telemetry.start(s.otel(), SERVICE_NAME, Version.current());
         ServerInfo info = new ServerInfo(health, new ServerInfo.ModelParts(assembly.embedding(), assembly.rerankers(),
                 settings.models().rerank().concurrency()), catalog, () -> Optional.ofNullable(databaseSync),
                 () -> Optional.ofNullable(vectors).flatMap(StartupEmbedding::describe));
         VerificationRuns verification = new VerificationRuns(s.verifyChecks(), this::verificationTarget, s.mcp().bearerToken(), s.verifyBaselines(),
                 Verifier.DEFAULT_TIMEOUT, Clock.systemUTC());
-        admin = new AdminServer(s.admin(), health, metrics, info::describe, () -> CalibrationEndpoint.render(calibration),
+        admin = new AdminServer(s.admin(), health, metrics, info::describe,
+                () -> CalibrationEndpoint.render(calibration, liveRetune == null ? null : liveRetune.snapshot()),
                 new VerificationAdmin(verification));
         admin.start();
         ProcessGauges.register(metrics, assembly.embedding());
@@ -119,11 +136,21 @@ public final class SearchServerApp implements AutoCloseable {
         StartupEmbedding pending = assembly.prepareDirectoryProjects(catalog);
         vectors = pending;
         registerEmbeddingGauges(pending);
-        search = assembly.searchService(catalog, metrics);
+        search = assembly.searchService(catalog, metrics, telemetry.tracer());
         RerankSettings rerank = settings.models().rerank();
         executor = new ToolExecutor(s.tools(), RerankLaneSettings.forPermits(rerank.concurrency(), rerank.queueTimeoutMillis()), metrics);
+        if (rerank.retune() != null) {
+            startLiveRetune(rerank);
+        }
         SearchTools tools = new SearchTools(catalog, search, metrics);
-        mcp = new McpHttpServer(s.mcp(), s.security(), new ToolCatalog(tools.definitions(), executor), Version.current());
+        s.jwt().ifPresent(jwt -> {
+            tokens = TokenVerifier.start(jwt);
+            // No keys, no service: every token would be refused, so the Service should not send agents here.
+            health.addReadinessCheck(tokens.keys()::notReadyReason);
+        });
+        toolCatalog = new ToolCatalog(tools.definitions(), executor, telemetry.tracer());
+        mcp = new McpHttpServer(s.mcp(), s.security(), toolCatalog, Version.current(), metrics,
+                Optional.ofNullable(tokens));
         mcp.start();
         health.addReadinessCheck(pending::notReadyReason);
         health.addReadinessDetail("embedding", pending::pending);
@@ -132,8 +159,24 @@ public final class SearchServerApp implements AutoCloseable {
         pending.start(() -> calibration = StartupCalibration.run(settings.models().calibration(), assembly.rerankers().all(),
                 s.limits().candidates(), metrics).orElse(null));
         settings.database().ifPresent(this::startDatabaseSync);
-        LOG.info("MCP on http://{}:{}{} ({}; bearer-token auth {}), admin on port {}", s.mcp().bindAddress(), mcp.port(),
-                McpHttpServer.PATH, s.security().describe(), s.mcp().bearerToken() == null ? "off" : "on", admin.port());
+        LOG.info("MCP on http://{}:{}{} ({}; auth {}), admin on port {}", s.mcp().bindAddress(), mcp.port(),
+                McpHttpServer.PATH, s.security().describe(), s.jwt().map(j -> "jwt, issuer " + j.issuer())
+                        .orElse(s.mcp().bearerToken() == null ? "off" : "static bearer token"), admin.port());
+        if (telemetry.exporting()) {
+            LOG.info("traces of tool calls and searches exported over OTLP as the OTEL_* variables say (docs/telemetry.md)");
+        }
+    }
+
+    /** The permits follow the memory limit from now on (the operator's retune policy is in the configuration). */
+    private void startLiveRetune(RerankSettings rerank) {
+        CalibrationSettings c = settings.models().calibration();
+        Optional<Path> file = c.limitFile() != null ? Optional.of(c.limitFile()) : MemoryProbe.detect(c.rssProbe()).limitFile();
+        LOG.info("rerank concurrency follows the memory limit in {}", file.map(Path::toString).orElse("(none: no limit to follow)"));
+        LiveRetune live = new LiveRetune(rerank.retune(), () -> file.map(MemoryProbe::readLimit).orElse(OptionalLong.empty()),
+                search.rerankLimiter(), executor::resizeRerankLane, () -> calibration, metrics, Clock.systemUTC());
+        liveRetune = live;
+        admin.acceptMemoryLimits(live::announce);
+        live.start();
     }
 
     /**
@@ -150,8 +193,11 @@ public final class SearchServerApp implements AutoCloseable {
         AppSettings.Serving s = settings.serving();
         String host = s.mcp().bindAddress().equals("0.0.0.0") || s.mcp().bindAddress().equals("::") ? "127.0.0.1" : s.mcp().bindAddress();
         host = host.contains(":") ? "[" + host + "]" : host;
-        return Target.of("http://" + host + ":" + serving.port() + McpHttpServer.PATH, "http://" + host + ":" + admin.port(),
+        Target self = Target.of("http://" + host + ":" + serving.port() + McpHttpServer.PATH, "http://" + host + ":" + admin.port(),
                 s.mcp().bearerToken());
+        // Mode jwt: no token for our own port exists (and none may be made); ask the tools in process.
+        ToolCatalog tools = toolCatalog;
+        return s.jwt().isEmpty() ? self : self.askedInProcess(timeout -> new InProcessToolClient(tools, Caller.VERIFIER, timeout));
     }
 
     /**
@@ -229,6 +275,9 @@ public final class SearchServerApp implements AutoCloseable {
         } catch (Exception ex) {
             LOG.warn("stopping the MCP listener: {}", ex.getMessage());
         }
+        if (liveRetune != null) {
+            liveRetune.close();
+        }
         if (vectors != null) {
             vectors.close();
         }
@@ -241,10 +290,14 @@ public final class SearchServerApp implements AutoCloseable {
         if (executor != null) {
             executor.close();
         }
+        if (tokens != null) {
+            tokens.close();
+        }
         if (admin != null) {
             admin.close();
         }
         catalog.all().forEach(p -> p.index().close());
         assembly.close();
+        telemetry.close(); // last: the spans of the calls that finished above are flushed
     }
 }

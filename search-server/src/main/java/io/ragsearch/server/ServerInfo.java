@@ -56,7 +56,7 @@ final class ServerInfo {
                     "why", "no project uses a vector leg"));
         }
         rerankers.all().forEach(r -> models.add(Map.of("role", "reranker", "name", r.name(), "digest", r.digest(),
-                "trained", r.trained(), "maxSeqLen", r.maxSeqLen())));
+                "trained", r.trained(), "maxSeqLen", r.maxSeqLen(), "scoreMapping", r.scoreMapping())));
         info.put("models", models);
         info.put("rerankConcurrency", rerankConcurrency);
         List<Map<String, Object>> projects = new ArrayList<>();

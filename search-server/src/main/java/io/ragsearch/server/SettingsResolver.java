@@ -21,6 +21,7 @@ import io.ragsearch.mcp.TransportSecurityPolicy;
 import io.ragsearch.rerank.RerankSettings;
 import io.ragsearch.rerank.RerankerFactory;
 import io.ragsearch.rerank.RerankerModel;
+import io.ragsearch.rerank.ScoreMapping;
 import io.ragsearch.search.ProjectSettings;
 import io.ragsearch.search.RetrievalMode;
 import io.ragsearch.search.SearchLimits;
@@ -62,7 +63,8 @@ public final class SettingsResolver {
                 d.candidates(), d.maxHitChars());
         AppSettings.Serving serving = new AppSettings.Serving(mcp,
                 TransportSecurityPolicy.forBind(bind, s.allowedHosts(), s.allowedOrigins()), tools,
-                new AdminSettings(bind, adminPort), limits, env.verifyChecks(), verifyBaselines(env));
+                new AdminSettings(bind, adminPort), limits, env.verifyChecks(), verifyBaselines(env), AuthResolver.jwt(config.auth(), env),
+                env.otel());
 
         String modelDir = env.modelDir();
         RerankSettings rerank = rerank(config);
@@ -99,7 +101,7 @@ public final class SettingsResolver {
         SessionSettings.Arena arena = r.arena() == null ? SessionSettings.DEFAULT_ARENA : SessionSettings.Arena.parse(r.arena());
         return new RerankSettings(or(r.concurrency(), RerankSettings.DEFAULT_CONCURRENCY),
                 or(r.queueTimeoutMillis(), RerankSettings.DEFAULT_QUEUE_TIMEOUT_MILLIS),
-                new SessionSettings(or(r.intraOpThreads(), RerankSettings.DEFAULT_INTRA_OP_THREADS), arena));
+                new SessionSettings(or(r.intraOpThreads(), RerankSettings.DEFAULT_INTRA_OP_THREADS), arena), r.retune());
     }
 
     /** The startup calibration as configured (calibrate's default levels too), and how it measures memory. */
@@ -107,7 +109,7 @@ public final class SettingsResolver {
         ServerSettings.Rerank r = rerankSection(config);
         return new CalibrationSettings(or(r.calibrate(), CalibrationSettings.DEFAULTS.enabled()),
                 r.calibrationLevels() == null || r.calibrationLevels().isEmpty() ? CalibrationSettings.DEFAULTS.levels()
-                        : r.calibrationLevels(), env.rssMemoryProbe());
+                        : r.calibrationLevels(), env.rssMemoryProbe(), env.memoryLimitFile().orElse(null));
     }
 
     private static ServerSettings.Rerank rerankSection(ServerSettings config) {
@@ -132,7 +134,7 @@ public final class SettingsResolver {
         }
         boolean e5 = ModelFiles.BUILTIN_E5.equals(m.builtin());
         EmbeddingSettings settings = EmbeddingSettings.of(e5 ? EmbeddingSettings.E5 : EmbeddingSettings.DEFAULTS, m.pooling(),
-                m.normalize(), m.maxSeqLen(), m.queryPrefix(), m.passagePrefix(), m.output());
+                m.normalize(), m.maxSeqLen(), m.queryPrefix(), m.passagePrefix(), m.output(), m.dimension());
         if (e5) {
             Path dir = home.multilingual().orElseThrow(() -> new ConfigException("models.embedding.builtin "
                     + ModelFiles.BUILTIN_E5 + " is not on this machine (looked in " + home.roots()
@@ -166,7 +168,8 @@ public final class SettingsResolver {
             return RerankerModel.builtin(ref.builtin(), home.locate(ref.builtin()).orElse(null), ref.maxSeqLen());
         }
         return ref.builtin() != null ? RerankerModel.builtin(ref.builtin(), ref.maxSeqLen())
-                : RerankerModel.directory(underModelDir(ref.path(), modelDir), ref.maxSeqLen());
+                : RerankerModel.directory(underModelDir(ref.path(), modelDir), ref.maxSeqLen(),
+                        ScoreMapping.of(ref.scoreMapping(), ref.positiveClass()));
     }
 
     private static Optional<DatabaseSettings> database(ServerSettings config) {

@@ -3,6 +3,7 @@ package io.ragsearch.server;
 import io.ragsearch.embed.ChunkedEmbedding;
 import io.ragsearch.embed.EmbeddingProgress;
 import io.ragsearch.embed.RunGate;
+import io.ragsearch.index.ProjectIndex;
 import io.ragsearch.search.ProjectCatalog;
 import io.ragsearch.search.ProjectLoader;
 import java.io.IOException;
@@ -31,7 +32,7 @@ final class StartupEmbedding {
     private static final Duration STOP_WAIT = Duration.ofSeconds(30);
 
     private final ProjectLoader loader;
-    private final List<ProjectLoader.Prepared> projects;
+    private final List<Pending> projects;
     private final ProjectCatalog catalog;
     private final EmbeddingProgress progress = new EmbeddingProgress();
     private volatile Thread worker;
@@ -39,23 +40,30 @@ final class StartupEmbedding {
     private volatile boolean ready;
     private final CountDownLatch settled = new CountDownLatch(1);
 
-    StartupEmbedding(ProjectLoader loader, List<ProjectLoader.Prepared> projects, ProjectCatalog catalog) {
+    /**
+     * A project waiting for its vectors, with the lexical index its lexical-first form serves
+     * meanwhile (null when it has none): the complete project is built on that index, not a new one.
+     */
+    record Pending(ProjectLoader.Prepared prepared, ProjectIndex lexical) {
+    }
+
+    StartupEmbedding(ProjectLoader loader, List<Pending> projects, ProjectCatalog catalog) {
         this.loader = loader;
         this.projects = projects;
         this.catalog = catalog;
-        for (ProjectLoader.Prepared p : projects) {
-            List<String> texts = p.embeddingTexts();
+        for (Pending p : projects) {
+            List<String> texts = p.prepared().embeddingTexts();
             progress.expect(texts.size(), ChunkedEmbedding.chars(texts));
         }
     }
 
     /** Embeds on the calling thread; the catalog holds every project complete when it returns. */
     void runHere() {
-        for (ProjectLoader.Prepared p : projects) {
+        for (Pending p : projects) {
             try {
-                catalog.put(loader.complete(p, progress));
+                catalog.put(loader.complete(p.prepared(), p.lexical(), progress));
             } catch (IOException e) {
-                throw new UncheckedIOException("project " + p.settings().name() + ": " + e.getMessage(), e);
+                throw new UncheckedIOException("project " + p.prepared().settings().name() + ": " + e.getMessage(), e);
             }
         }
         progress.finish();

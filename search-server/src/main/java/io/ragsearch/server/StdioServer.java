@@ -1,5 +1,7 @@
 package io.ragsearch.server;
 
+import io.ragsearch.telemetry.Telemetry;
+
 import io.ragsearch.config.ServerEnvironment;
 import io.ragsearch.contract.settings.ServerSettings;
 import io.ragsearch.mcp.McpStdioServer;
@@ -28,12 +30,13 @@ public final class StdioServer {
     public static void run(ServerSettings config, ServerEnvironment env, InputStream in, OutputStream out) throws Exception {
         AppSettings settings = SettingsResolver.resolve(config, env);
         ProjectCatalog catalog = new ProjectCatalog();
-        SearchService search = OfflineProjects.load(settings, catalog, name -> true);
         Metrics metrics = new Metrics();
         RerankSettings rerank = settings.models().rerank();
         RerankLaneSettings lane = RerankLaneSettings.forPermits(rerank.concurrency(), rerank.queueTimeoutMillis());
-        try (ToolExecutor executor = new ToolExecutor(settings.serving().tools(), lane, metrics)) {
-            ToolCatalog tools = new ToolCatalog(new SearchTools(catalog, search, metrics).definitions(), executor);
+        try (Telemetry telemetry = Telemetry.start(settings.serving().otel(), SearchServerApp.SERVICE_NAME, Version.current());
+             ToolExecutor executor = new ToolExecutor(settings.serving().tools(), lane, metrics)) {
+            SearchService search = OfflineProjects.load(settings, catalog, name -> true, telemetry.tracer());
+            ToolCatalog tools = new ToolCatalog(new SearchTools(catalog, search, metrics).definitions(), executor, telemetry.tracer());
             McpStdioServer server = new McpStdioServer(tools, Version.current(), in, out);
             server.serve();
         }

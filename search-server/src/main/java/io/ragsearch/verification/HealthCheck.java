@@ -2,6 +2,7 @@ package io.ragsearch.verification;
 
 import io.ragsearch.mcpclient.McpClientException;
 import io.ragsearch.mcpclient.McpToolClient;
+import io.ragsearch.mcpclient.ToolClient;
 import io.ragsearch.mcpclient.ToolAnswer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -111,7 +112,7 @@ public record HealthCheck(String id, String project, String query, int searches,
     }
 
     private Void searchUntilStopped(Side side, AtomicBoolean running, AtomicInteger ok, AtomicInteger failed, List<String> failures) {
-        McpToolClient client;
+        ToolClient client;
         try {
             client = side.newClient();
         } catch (McpClientException e) {

@@ -1,7 +1,7 @@
 package io.ragsearch.verification;
 
 import io.ragsearch.mcpclient.McpClientException;
-import io.ragsearch.mcpclient.McpToolClient;
+import io.ragsearch.mcpclient.ToolClient;
 import java.time.Duration;
 
 /** One server during a run: its connection, or why there is none (every check then fails with that reason). */
@@ -9,10 +9,10 @@ final class Side implements AutoCloseable {
 
     private final Target target;
     private final Duration timeout;
-    private final McpToolClient client;
+    private final ToolClient client;
     private final String unreachable;
 
-    private Side(Target target, Duration timeout, McpToolClient client, String unreachable) {
+    private Side(Target target, Duration timeout, ToolClient client, String unreachable) {
         this.target = target;
         this.timeout = timeout;
         this.client = client;
@@ -21,7 +21,7 @@ final class Side implements AutoCloseable {
 
     static Side connect(Target target, Duration timeout) {
         try {
-            return new Side(target, timeout, new McpToolClient(target.mcpUrl(), target.token(), timeout), null);
+            return new Side(target, timeout, target.connect(timeout), null);
         } catch (McpClientException e) {
             return new Side(target, timeout, null, e.getMessage());
         }
@@ -36,7 +36,7 @@ final class Side implements AutoCloseable {
     }
 
     /** The connection, or null when the server could not be reached (see {@link #unreachable()}). */
-    McpToolClient client() {
+    ToolClient client() {
         return client;
     }
 
@@ -45,8 +45,8 @@ final class Side implements AutoCloseable {
     }
 
     /** A new connection of its own (health checks load the server from several). */
-    McpToolClient newClient() {
-        return new McpToolClient(target.mcpUrl(), target.token(), timeout);
+    ToolClient newClient() {
+        return target.connect(timeout);
     }
 
     @Override

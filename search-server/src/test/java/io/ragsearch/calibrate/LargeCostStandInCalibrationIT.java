@@ -64,21 +64,31 @@ class LargeCostStandInCalibrationIT {
     }
 
     private JsonNode calibrate(String reranker) throws Exception {
+        return calibrate(dir, reranker, List.of("--reranker", reranker), java.util.Map.of());
+    }
+
+    /**
+     * {@code calibrate} in a fresh server process with {@code args} at this test's small worst case,
+     * memory measured as process RSS; its JSON answer. {@code env}: extra environment variables.
+     */
+    static JsonNode calibrate(Path dir, String label, List<String> args, java.util.Map<String, String> env) throws Exception {
         List<String> cmd = new ArrayList<>(ServerJar.command(CalibrationPredictsPeakIT.POD_HEAP));
-        cmd.addAll(List.of("calibrate", "--reranker", reranker, "--batch", Integer.toString(BATCH),
-                "--max-seq-len", Integer.toString(MAX_SEQ), "--levels", "1"));
-        Path out = dir.resolve(reranker + ".json");
-        Path err = dir.resolve(reranker + ".log");
+        cmd.add("calibrate");
+        cmd.addAll(args);
+        cmd.addAll(List.of("--batch", Integer.toString(BATCH), "--max-seq-len", Integer.toString(MAX_SEQ), "--levels", "1"));
+        Path out = dir.resolve(label + ".json");
+        Path err = dir.resolve(label + ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
         // Both processes measured alike, whatever cgroup the build runs in (its page cache would
         // charge the large model's file to one of them).
         pb.environment().put(io.ragsearch.contract.Environment.MEMORY_PROBE, "rss");
+        pb.environment().putAll(env);
         Process p = pb.start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.destroyForcibly();
-            throw new AssertionError("calibrate --reranker " + reranker + " did not finish within 5 minutes: " + Files.readString(err));
+            throw new AssertionError("calibrate " + args + " did not finish within 5 minutes: " + Files.readString(err));
         }
-        assertEquals(0, p.exitValue(), "calibrate --reranker " + reranker + ": " + Files.readString(err));
+        assertEquals(0, p.exitValue(), "calibrate " + args + ": " + Files.readString(err));
         return JsonMapper.builder().build().readTree(Files.readString(out));
     }
 }

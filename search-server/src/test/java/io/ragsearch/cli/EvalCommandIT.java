@@ -85,6 +85,34 @@ class EvalCommandIT {
     }
 
     @Test
+    void theDumpHoldsOneLinePerQuestionWithTheExpectedArticleMarkedWhereALegFoundIt(@TempDir Path dir) throws Exception {
+        Path dump = dir.resolve("dev.jsonl");
+        CliRun.Result r = run("eval", "--project", "handbook-en=" + sample("en"), "--dump", dump.toString(), ENGLISH.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        List<String> lines = Files.readAllLines(dump);
+        assertEquals(43, lines.size(), "one line per question of handbook-en.yaml (33 answerable, 10 unanswerable)");
+        int answerableFound = 0;
+        int unanswerableMarked = 0;
+        for (String line : lines) {
+            Map<?, ?> q = JsonMapper.builder().build().readValue(line, Map.class);
+            assertEquals("handbook-en", q.get("project"));
+            assertFalse(((List<?>) q.get("vec")).isEmpty(), "the vector leg ran: " + q.get("id"));
+            long hits = ((Map<?, ?>) q.get("candidates")).values().stream().filter(c -> ((Number) ((List<?>) c).get(2)).intValue() == 1).count();
+            if (Boolean.TRUE.equals(q.get("refused"))) {
+                unanswerableMarked += hits > 0 ? 1 : 0;
+            } else {
+                answerableFound += hits > 0 ? 1 : 0;
+            }
+        }
+        assertEquals(0, unanswerableMarked, "an unanswerable question has no expected article");
+        // The eval above ranks every answerable question within the top 5, so some leg found each one.
+        assertEquals(33, answerableFound);
+        CliRun.Result remote = run("eval", "--url", "http://127.0.0.1:1/mcp", "--dump", dump.toString(), ENGLISH.toString());
+        assertEquals(1, remote.exitCode());
+        assertTrue(remote.err().contains("does not combine") && remote.err().contains("--dump"), remote.err());
+    }
+
+    @Test
     void badInputIsAClearErrorWithoutAStackTrace(@TempDir Path dir) throws Exception {
         CliRun.Result unreachable = run("eval", "--url", "http://127.0.0.1:1/mcp", ENGLISH.toString());
         assertEquals(1, unreachable.exitCode());

@@ -56,7 +56,7 @@ class ServerConfigTest {
                     reranker: {path: bge, maxSeqLen: 4}
                 """, "t");
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigValidator.validate(c));
-        for (String expected : new String[] {"models.embedding.pooling must be one of [mean, cls] (got 'max')",
+        for (String expected : new String[] {"models.embedding.pooling must be one of [mean, cls, last] (got 'max')",
                 "models.embedding.maxSeqLen must be 8..8192 tokens (got 100000)",
                 "models.embedding.output must name a model output",
                 "projects[0].reranker.maxSeqLen must be 8..8192 tokens (got 4)"}) {

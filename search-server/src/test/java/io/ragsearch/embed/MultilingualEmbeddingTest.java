@@ -48,7 +48,7 @@ class MultilingualEmbeddingTest {
 
     private static EmbeddingSettings settings(String pooling, boolean normalize, int maxSeqLen, String query, String passage,
                                               String output) {
-        return new EmbeddingSettings(EmbeddingSettings.Pooling.parse(pooling), normalize, maxSeqLen, query, passage, output);
+        return new EmbeddingSettings(EmbeddingSettings.Pooling.parse(pooling), normalize, maxSeqLen, query, passage, output, null);
     }
 
     private static List<Integer> ids(String... pieces) {
@@ -86,7 +86,7 @@ class MultilingualEmbeddingTest {
             float[] v = e.embedQuery("근로자는 연차 휴가");
             assertArrayEquals(unit(TinyEmbeddingModel.mean(tokens)), v, 1e-6f);
             assertEquals(1.0, Vectors.dot(v, v), 1e-5);
-            // In a batch the short text is padded; the padding positions carry vectors (E[0] + S) that must not count.
+            // Passages given together come out as each alone would (each runs as long as its own tokens).
             float[][] batch = e.embedPassages(List.of("근로", "근로자는 연차 휴가"));
             assertArrayEquals(unit(TinyEmbeddingModel.mean(ids("<s>", "▁근로", "</s>"))), batch[0], 1e-6f);
             assertArrayEquals(v, batch[1], 1e-6f);

@@ -124,6 +124,33 @@ class ServerImageIT {
         assertTrue(write.exit() != 0 && write.out().contains("Read-only file system"), write.out());
     }
 
+    /**
+     * The image runs on Linux x86-64 only: every native library in its jars is that platform's
+     * (ONNX Runtime, DJL's tokenizers and JNA ship every platform's; the image build keeps one),
+     * and the ones the server loads are there. The searches above ran on exactly these files.
+     */
+    @Test
+    void carriesTheLinuxX8664NativeLibrariesOnly() throws Exception {
+        Path app = Path.of(required("image.work")).resolve("app-" + ProcessHandle.current().pid());
+        podman.ok("cp", CONTAINER + ":/app", app.toString());
+        List<String> natives = new java.util.ArrayList<>();
+        try (var files = java.nio.file.Files.walk(app)) {
+            for (Path jar : files.filter(f -> f.toString().endsWith(".jar")).toList()) {
+                try (var zip = new java.util.zip.ZipFile(jar.toFile())) {
+                    zip.stream().map(java.util.zip.ZipEntry::getName).filter(n -> n.matches(".*\\.(so|dll|dylib|jnilib|a)$") || n.contains(".dSYM/"))
+                            .forEach(n -> natives.add(app.relativize(jar) + "!" + n));
+                }
+            }
+        }
+        List<String> foreign = natives.stream().filter(n -> !n.matches(".*/(linux-x64|linux-x86_64|linux-x86-64)/.*")).toList();
+        assertEquals(List.of(), foreign, "natives of other platforms in the image");
+        for (String needed : List.of("ai/onnxruntime/native/linux-x64/libonnxruntime.so", "ai/onnxruntime/native/linux-x64/libonnxruntime4j_jni.so",
+                "native/lib/linux-x86_64/cpu/libtokenizers.so", "com/sun/jna/linux-x86-64/libjnidispatch.so")) {
+            assertEquals(1, natives.stream().filter(n -> n.endsWith("!" + needed)).count(), needed + " once in " + natives);
+        }
+        System.out.printf("ServerImageIT: %d native libraries in the image, all linux-x86-64%n", natives.size());
+    }
+
     private static int status(String path) {
         try {
             return get(path).statusCode();

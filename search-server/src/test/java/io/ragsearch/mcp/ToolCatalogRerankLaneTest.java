@@ -25,7 +25,7 @@ class ToolCatalogRerankLaneTest {
 
     private static ToolDefinition tool(java.util.function.Function<Map<String, Object>, ToolOutcome> body) {
         return new ToolDefinition("search", "Search", "test search", INPUT, Schemas.object(Schemas.props(), List.of()),
-                ToolDefinition.Hints.readOnly("Search"), body, args -> "reranked".equals(args.get("project")));
+                ToolDefinition.Hints.readOnly("Search"), (args, caller) -> body.apply(args), args -> "reranked".equals(args.get("project")));
     }
 
     private static ToolOutcome threadName(Map<String, Object> args) {

@@ -67,4 +67,19 @@ class ScoreFusionTest {
         assertEquals(5.0, single.get(1).score(), 1e-6);
         assertEquals(List.of(), ScoreFusion.fuse(List.of(), List.of(), p -> 0, 0.3, 5));
     }
+
+    @Test
+    void eachLegsFirstCandidateIsPlacedNoLowerThanSecond() {
+        // Fused order 5, 6, 7, 8, 1, 9: the lexical leg put 1 first, the vector leg 9.
+        List<ScoreFusion.Fused> fused = List.of(new ScoreFusion.Fused(5, 0.9), new ScoreFusion.Fused(6, 0.8), new ScoreFusion.Fused(7, 0.7),
+                new ScoreFusion.Fused(8, 0.6), new ScoreFusion.Fused(1, 0.5), new ScoreFusion.Fused(9, 0.4));
+        List<RankedArticle> lexical = List.of(at(1, 12.0), at(5, 3.0));
+        List<RankedArticle> vector = List.of(at(9, 0.91), at(5, 0.90));
+        List<ScoreFusion.Fused> kept = ScoreFusion.keepLegLeaders(fused, lexical, vector);
+        // The lexical leader moves to second, then the vector leader to second above it; scores stay as fused.
+        assertEquals(List.of(5, 9, 1, 6, 7, 8), positions(kept));
+        assertEquals(0.5, kept.get(2).score(), 1e-12);
+        // A leader already first or second stays where it is, and an empty leg moves nothing.
+        assertEquals(List.of(5, 9, 1, 6, 7, 8), positions(ScoreFusion.keepLegLeaders(kept, List.of(at(5, 1.0)), List.of())));
+    }
 }

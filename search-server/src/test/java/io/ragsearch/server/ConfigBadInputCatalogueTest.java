@@ -119,6 +119,29 @@ class ConfigBadInputCatalogueTest {
         cases.add(new Case("a Secret's trailing newline on the token", PROJECT, Map.of("RAGSEARCH_AUTH_TOKEN", "abcdefgh-123\n"), null, null));
         cases.add(new Case("a token68 with padding", PROJECT, Map.of("RAGSEARCH_AUTH_TOKEN", "YWJjZGVmZ2g="), null, null));
         cases.add(new Case("ports at the edges", "server: {mcpPort: 65535, adminPort: 1}\n" + PROJECT, Map.of(), null, null));
+        String jwt = "auth:\n  mode: jwt\n  issuer: https://kubernetes.default.svc.cluster.local\n  audiences: [ragsearch]\n"
+                + "  access: [{projects: [p], serviceAccounts: [\"agents:hr\"]}]\n";
+        cases.add(new Case("auth jwt resolves", jwt + PROJECT, Map.of(), null, null));
+        cases.add(new Case("auth jwt and a static token too", jwt + PROJECT, Map.of("RAGSEARCH_AUTH_TOKEN", "s3cret-token-x"),
+                "auth.mode jwt and RAGSEARCH_AUTH_TOKEN are both set", "s3cret-token-x"));
+        cases.add(new Case("auth static without its token", "auth: {mode: static}\n" + PROJECT, Map.of(), "needs the token in RAGSEARCH_AUTH_TOKEN", null));
+        for (String alg : List.of("none", "HS256", "HS384", "HS512", "RS1", "\"\"", "[]")) {
+            cases.add(new Case("auth.algorithms " + alg, jwt + "  algorithms: [" + alg + "]\n" + PROJECT, Map.of(), "auth.algorithms", null));
+        }
+        cases.add(new Case("auth.mode OAuth", jwt.replace("mode: jwt", "mode: OAuth") + PROJECT, Map.of(), "auth.mode", null));
+        cases.add(new Case("auth without mode", jwt.replace("  mode: jwt\n", "") + PROJECT, Map.of(), "auth.mode is required", null));
+        cases.add(new Case("auth.issuer plain http", jwt.replace("https://kubernetes", "http://kubernetes") + PROJECT, Map.of(),
+                "auth.issuer must be https", null));
+        cases.add(new Case("auth.jwksUrl with a password", jwt + "  jwksUrl: https://u:pw@keys.example/jwks\n" + PROJECT, Map.of(),
+                "auth.jwksUrl must be an https URL", null));
+        cases.add(new Case("auth.audiences empty", jwt.replace("[ragsearch]", "[]") + PROJECT, Map.of(), "auth.audiences", null));
+        cases.add(new Case("auth.access empty", jwt.replace("[{projects: [p], serviceAccounts: [\"agents:hr\"]}]", "[]") + PROJECT, Map.of(),
+                "auth.access is empty", null));
+        cases.add(new Case("auth.access rule naming nobody", jwt.replace(", serviceAccounts: [\"agents:hr\"]", "") + PROJECT, Map.of(),
+                "names nobody", null));
+        cases.add(new Case("auth.clockSkewSeconds 1.5", jwt + "  clockSkewSeconds: 1.5\n" + PROJECT, Map.of(), "clockSkewSeconds", null));
+        cases.add(new Case("auth.clockSkewSeconds -1", jwt + "  clockSkewSeconds: -1\n" + PROJECT, Map.of(), "clockSkewSeconds", null));
+        cases.add(new Case("auth unknown field", jwt + "  secret: x\n" + PROJECT, Map.of(), "secret", null));
         return cases;
     }
 

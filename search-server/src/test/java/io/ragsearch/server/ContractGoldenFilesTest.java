@@ -82,10 +82,10 @@ class ContractGoldenFilesTest {
     void theCalibrationTheServerServesIsTheGoldenOneAfterARoundTrip() {
         String golden = Golden.text("calibration.json");
         Calibration measured = CalibrationJson.parse(golden);
-        String served = CalibrationEndpoint.render(measured).orElseThrow();
+        String served = CalibrationEndpoint.render(measured, null).orElseThrow();
         JsonMapper json = JsonMapper.builder().build();
         assertEquals(json.readTree(golden), json.readTree(served), "every field the golden file has, with its value");
         assertEquals(measured, CalibrationJson.parse(served));
-        assertTrue(CalibrationEndpoint.render(null).isEmpty(), "nothing measured: /calibration answers 503");
+        assertTrue(CalibrationEndpoint.render(null, null).isEmpty(), "nothing measured: /calibration answers 503");
     }
 }

@@ -29,6 +29,7 @@ class PackageRulesTest {
     /** What each package may use besides itself, the JDK and libraries; contract is everyone's. */
     private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
             Map.entry("metrics", Set.of()),
+            Map.entry("telemetry", Set.of("contract")),
             Map.entry("corpus", Set.of()),
             Map.entry("fetch", Set.of()),
             Map.entry("config", Set.of("contract")),
@@ -36,17 +37,18 @@ class PackageRulesTest {
             Map.entry("query", Set.of("corpus")),
             Map.entry("index", Set.of("corpus", "embed", "query")),
             Map.entry("admin", Set.of("contract", "metrics")),
-            Map.entry("rerank", Set.of("contract", "embed", "metrics")),
+            Map.entry("rerank", Set.of("contract", "embed", "metrics", "telemetry")),
             Map.entry("calibrate", Set.of("contract", "metrics", "rerank")),
-            Map.entry("search", Set.of("contract", "corpus", "embed", "index", "query", "rerank")),
+            Map.entry("search", Set.of("contract", "corpus", "embed", "index", "query", "rerank", "telemetry")),
+            Map.entry("auth", Set.of("search")),
             Map.entry("store", Set.of("corpus", "embed", "index")),
             Map.entry("refresh", Set.of("corpus", "embed", "index", "rerank", "search", "store")),
-            Map.entry("mcp", Set.of("contract", "corpus", "embed", "index", "metrics", "rerank", "search")),
+            Map.entry("mcp", Set.of("auth", "contract", "corpus", "embed", "index", "mcpclient", "metrics", "rerank", "search", "telemetry")),
             Map.entry("mcpclient", Set.of()),
             Map.entry("eval", Set.of("corpus", "index", "mcpclient", "query", "search")),
             Map.entry("verification", Set.of("contract", "eval", "mcpclient")),
-            Map.entry("server", Set.of("admin", "calibrate", "config", "contract", "corpus", "embed", "index", "mcp", "metrics",
-                    "refresh", "rerank", "search", "store", "verification")),
+            Map.entry("server", Set.of("admin", "auth", "calibrate", "config", "contract", "corpus", "embed", "index", "mcp", "mcpclient", "metrics",
+                    "refresh", "rerank", "search", "store", "telemetry", "verification")),
             Map.entry("cli", Set.of("calibrate", "config", "contract", "corpus", "embed", "eval", "fetch", "index", "mcp", "mcpclient", "rerank",
                     "search", "server", "store", "verification")));
 

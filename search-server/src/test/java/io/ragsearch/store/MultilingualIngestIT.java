@@ -51,7 +51,7 @@ class MultilingualIngestIT {
 
     private static TextEmbedder embedder(ModelFiles files, String passagePrefix) throws IOException {
         return TextEmbedder.load(TestProjects.REGISTRY, files, new SessionSettings(1, SessionSettings.Arena.SHRINK),
-                new EmbeddingSettings(EmbeddingSettings.Pooling.MEAN, true, 256, "query: ", passagePrefix, null));
+                new EmbeddingSettings(EmbeddingSettings.Pooling.MEAN, true, 256, "query: ", passagePrefix, null, null));
     }
 
     @Test

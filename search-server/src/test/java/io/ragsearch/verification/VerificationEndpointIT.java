@@ -11,7 +11,11 @@ import io.ragsearch.contract.AdminEndpoints;
 import io.ragsearch.contract.Environment;
 import io.ragsearch.contract.verification.Verification;
 import io.ragsearch.contract.verification.VerificationJson;
+import com.nimbusds.jose.jwk.RSAKey;
+import io.ragsearch.auth.TestIssuer;
 import io.ragsearch.mcp.TestServers;
+import io.ragsearch.mcpclient.McpToolClient;
+import io.ragsearch.mcpclient.ToolAnswer;
 import io.ragsearch.search.TestProjects;
 import io.ragsearch.server.SearchServerApp;
 import java.net.URI;
@@ -50,6 +54,9 @@ class VerificationEndpointIT {
     private static SearchServerApp guarded;
     private static SearchServerApp noList;
     private static final String TOKEN = "verification-token-7f3a9c";
+    private static TestIssuer issuer;
+    private static RSAKey issuerKey;
+    private static SearchServerApp jwt;
 
     @BeforeAll
     static void start() throws Exception {
@@ -64,6 +71,16 @@ class VerificationEndpointIT {
                 Environment.VERIFY_BASELINES, "localhost:" + baseline.mcpPort() + ", 127.0.0.0/30"));
         noList = start(english(null), Map.of(Environment.VERIFY_CHECKS, EXAMPLE.toString(), Environment.AUTH_TOKEN, TOKEN));
         noChecks = baseline;
+        // A candidate in mode jwt as the operator starts it: no static token; agents:hr may read handbook-ko only,
+        // and no rule grants handbook-en to anyone, though the checks file searches it.
+        issuer = new TestIssuer();
+        issuerKey = TestIssuer.rsa("rsa-1");
+        issuer.publish(issuerKey);
+        ServerSettings.Auth auth = ServerSettings.Auth.EMPTY.withMode("jwt").withIssuer(issuer.issuer()).withAudiences(List.of("ragsearch"))
+                .withAccess(List.of(ServerSettings.Access.EMPTY.withProjects(List.of("handbook-ko")).withServiceAccounts(List.of("agents:hr"))));
+        jwt = SearchServerApp.start(ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", 2, 32, null)).withAuth(auth)
+                .withProjects(List.of(english(null), TestProjects.config("handbook-ko", TestProjects.sampleDirectory("ko"), null))),
+                Map.of(Environment.VERIFY_CHECKS, EXAMPLE.toString(), Environment.VERIFY_BASELINES, "127.0.0.1"));
     }
 
     private static ServerSettings.Project english(ServerSettings.Gate gate) {
@@ -77,10 +94,13 @@ class VerificationEndpointIT {
 
     @AfterAll
     static void stop() {
-        for (SearchServerApp app : new SearchServerApp[] {baseline, sameVersion, strictGate, badChecks, guarded, noList}) {
+        for (SearchServerApp app : new SearchServerApp[] {baseline, sameVersion, strictGate, badChecks, guarded, noList, jwt}) {
             if (app != null) {
                 app.close();
             }
+        }
+        if (issuer != null) {
+            issuer.close();
         }
     }
 
@@ -209,6 +229,73 @@ class VerificationEndpointIT {
             // The candidate itself was judged: its searches pass against its own listener.
             assertTrue(v.checks().stream().filter(r -> r.kind().equals("search")).allMatch(Verification.Row::passed), json);
         }
+    }
+
+    /**
+     * Issue 30: in mode jwt the candidate has no token for its own port, so its checks are asked in
+     * process as the verifier; they pass (projects no rule grants included), and none of them knocks
+     * on /mcp (no refusal counted). It holds no credential a baseline would take: judged without one.
+     */
+    @Test
+    void inModeJwtTheCandidateVerifiesItselfInProcessAndPasses() throws Exception {
+        String before = metrics(jwt);
+        Verification v = runToTheEnd(jwt, baseline);
+        assertEquals(Verification.State.PASSED, v.state(), VerificationJson.write(v));
+        assertEquals(11, v.passed());
+        assertNull(v.baseline(), "no baseline in mode jwt");
+        assertTrue(v.checks().stream().allMatch(r -> r.baseline() == null && r.difference() == null), VerificationJson.write(v));
+        String after = metrics(jwt);
+        assertEquals(counter(before, "ragsearch_auth_failures_total{reason=\"missing\"}"),
+                counter(after, "ragsearch_auth_failures_total{reason=\"missing\"}"), "the run sent nothing to /mcp");
+        assertTrue(counter(after, "ragsearch_project_calls_total{project=\"handbook-en\",subject=\"ragsearch-verification\"}") > 0, after);
+    }
+
+    /**
+     * Issue 30: what the verifier uses is a Java object, not a credential: no request reaches its
+     * scope. Without a token, or with a valid token whose subject is the verifier's name (or a group
+     * or ServiceAccount look-alike of it), /mcp is refused; the one granted identity sees its project only.
+     */
+    @Test
+    void noRequestCanActAsTheVerifier() throws Exception {
+        assertEquals(401, mcpPost(jwt, null).statusCode());
+        for (String subject : List.of("ragsearch-verification", "system:serviceaccount:ragsearch:verification", "-", "static-token")) {
+            HttpResponse<String> r = mcpPost(jwt, signed(issuer.serviceAccount("x", "y", "ragsearch").subject(subject).build()));
+            assertEquals(403, r.statusCode(), subject + ": " + r.body());
+            assertTrue(r.headers().firstValue("WWW-Authenticate").orElse("").contains("insufficient_scope"), subject);
+        }
+        try (McpToolClient hr = new McpToolClient(mcp(jwt), signed(issuer.serviceAccount("agents", "hr", "ragsearch").build()),
+                Duration.ofSeconds(60))) {
+            ToolAnswer listed = hr.call("list_projects", Map.of());
+            assertTrue(listed.text().contains("handbook-ko") && !listed.text().contains("handbook-en"), listed.text());
+            assertTrue(hr.call("search", Map.of("project", "handbook-en", "query", "annual leave")).text().startsWith("unknown project"));
+        }
+    }
+
+    private static String signed(com.nimbusds.jwt.JWTClaimsSet claims) {
+        return TestIssuer.sign(issuerKey, claims);
+    }
+
+    /** A 2025-11-25 tools/call of list_projects, with this bearer token (or none): refusals come before any session. */
+    private static HttpResponse<String> mcpPost(SearchServerApp app, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(mcp(app))).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream").header("MCP-Protocol-Version", "2025-11-25")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"list_projects\",\"arguments\":{}}}"));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String metrics(SearchServerApp app) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + AdminEndpoints.METRICS)).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** A counter's value in the Prometheus text, 0 when the series is absent. */
+    private static double counter(String metrics, String series) {
+        return metrics.lines().filter(l -> l.startsWith(series + " ")).mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1)))
+                .findFirst().orElse(0);
     }
 
     /** A stand-in for whatever a baseline URL could point at: answers 500 with a large body holding a secret; counts what it receives. */

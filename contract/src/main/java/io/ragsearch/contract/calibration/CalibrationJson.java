@@ -24,6 +24,51 @@ public final class CalibrationJson {
         return JsonWriter.write(toMap(c));
     }
 
+    /** The measurement with the bound the server runs with now under {@code live}. */
+    public static String write(Calibration c, LiveRerank live) {
+        Map<String, Object> m = toMap(c);
+        if (live != null) {
+            m.put("live", liveMap(live));
+        }
+        return JsonWriter.write(m);
+    }
+
+    /** The live block alone (what a memory-limit announcement answers). */
+    public static String writeLive(LiveRerank live) {
+        return JsonWriter.write(liveMap(live));
+    }
+
+    private static Map<String, Object> liveMap(LiveRerank live) {
+        Map<String, Object> l = new LinkedHashMap<>();
+        l.put("memoryLimitBytes", live.memoryLimitBytes());
+        l.put("limitSource", live.limitSource());
+        l.put("concurrency", live.concurrency());
+        l.put("inFlight", live.inFlight());
+        l.put("inForce", live.inForce());
+        l.put("retunes", live.retunes());
+        l.put("retunedAt", live.retunedAt());
+        return l;
+    }
+
+    /** The {@code live} block of a pod's answer; empty from a server that does not re-tune live. */
+    public static java.util.Optional<LiveRerank> parseLive(String json) {
+        Object root = JsonReader.parse(json);
+        if (!(root instanceof Map<?, ?> map)) {
+            throw new ContractException("a calibration is a JSON object");
+        }
+        Map<String, Object> raw = new Fields(map, "").optionalObject("live");
+        if (raw == null) {
+            return java.util.Optional.empty();
+        }
+        Fields l = new Fields(raw, "live");
+        Boolean inForce = l.optionalBoolean("inForce");
+        if (inForce == null) {
+            throw new ContractException("calibration field live.inForce is missing");
+        }
+        return java.util.Optional.of(new LiveRerank(l.optionalWholeLong("memoryLimitBytes"), l.requiredText("limitSource"),
+                l.wholeInt("concurrency"), l.wholeInt("inFlight"), inForce, l.wholeInt("retunes"), l.optionalText("retunedAt")));
+    }
+
     private static Map<String, Object> toMap(Calibration c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("method", c.method());

@@ -70,4 +70,17 @@ class CalibrationJsonTest {
         ContractException e = assertThrows(ContractException.class, () -> CalibrationJson.parse(json));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
+
+    @Test
+    void theLiveBoundTravelsBesideTheMeasurementAndOldReadersIgnoreIt() {
+        Calibration c = CalibrationJson.parse(Golden.text("calibration.json"));
+        LiveRerank live = new LiveRerank(1_258_291_200L, LiveRerank.SOURCE_ANNOUNCED, 1, 2, false, 3, "2026-12-06T12:00:00Z");
+        String json = CalibrationJson.write(c, live);
+        assertEquals(c, CalibrationJson.parse(json), "the measurement reads the same with the live block beside it");
+        assertEquals(live, CalibrationJson.parseLive(json).orElseThrow());
+        assertTrue(CalibrationJson.parseLive(CalibrationJson.write(c)).isEmpty(), "a server that does not re-tune has no live block");
+        ContractException e = assertThrows(ContractException.class,
+                () -> CalibrationJson.parseLive(json.replace("\"inForce\":false", "\"inForce\":\"no\"")));
+        assertTrue(e.getMessage().contains("live.inForce"), e.getMessage());
+    }
 }

@@ -51,6 +51,18 @@ public final class TestplaneBinary {
     }
 
     /**
+     * A tool binary the test command built and exported ({@code variable}, e.g. $RAGSEARCH_HELM_BIN),
+     * or, without it, what the project's cached-build script prints (building it when missing).
+     */
+    public static Path givenOrBuilt(String variable, String script) {
+        String given = System.getenv(variable);
+        if (given != null && !given.isBlank()) {
+            return Path.of(given);
+        }
+        return buildWith(ControlPlane.projectRoot().resolve(script));
+    }
+
+    /**
      * Runs a cached-build script (it builds only when its inputs changed; a build another process
      * holds the lock for is waited on and reused) and returns the path it prints last.
      */

@@ -35,9 +35,11 @@ import java.util.Map;
 final class ContainerLauncher {
 
     /**
-     * What a container runs, by its image: {@code byImage}'s jar for those image repositories (the
-     * agent's copies), otherwise the server — from {@code rootfs}, or, when that is null, from
-     * {@code serverJar} (the agent's copy of the plain-jar fallback; null when pods run from the image).
+     * What a container runs, by its image: {@code byImage}'s jar for those image repositories, or
+     * for one tag of a repository ({@code repository:tag}, which wins over the repository's own entry:
+     * two versions of a program side by side, as an upgrade has them) — the agent's copies — otherwise
+     * the server: from {@code rootfs}, or, when that is null, from {@code serverJar} (the agent's copy
+     * of the plain-jar fallback; null when pods run from the image).
      */
     record Programs(Path serverJar, ImageRootfs rootfs, Map<String, Path> byImage) {
         /** The jar for this image reference (repository, then {@code :tag} or {@code @digest}), if one is mapped. */
@@ -45,10 +47,15 @@ final class ContainerLauncher {
             if (image == null) {
                 return null;
             }
-            String repository = image.contains("@") ? image.substring(0, image.indexOf('@')) : image;
-            int colon = repository.lastIndexOf(':');
-            if (colon > repository.lastIndexOf('/')) {
-                repository = repository.substring(0, colon);
+            String tagged = image.contains("@") ? image.substring(0, image.indexOf('@')) : image;
+            String repository = tagged;
+            int colon = tagged.lastIndexOf(':');
+            if (colon > tagged.lastIndexOf('/')) {
+                repository = tagged.substring(0, colon);
+                Path forTag = byImage.get(tagged);
+                if (forTag != null) {
+                    return forTag;
+                }
             }
             return byImage.get(repository);
         }
@@ -75,6 +82,12 @@ final class ContainerLauncher {
 
     Launch start(String namespace, String podName, String podIp, Container c, Map<String, Path> volumes,
                  MemoryCgroups.Limited cgroup, Path podDir) throws IOException {
+        return start(namespace, podName, podIp, c, volumes, cgroup, null, podDir);
+    }
+
+    /** @param cpuacct the container's CPU accounting cgroup (null: none), joined with the memory one */
+    Launch start(String namespace, String podName, String podIp, Container c, Map<String, Path> volumes,
+                 MemoryCgroups.Limited cgroup, Path cpuacct, Path podDir) throws IOException {
         Map<String, String> env = environment(namespace, podName, podIp, c);
         Path mapped = programs.jarFor(c.getImage());
         ImageRootfs rootfs = mapped == null ? programs.rootfs() : null;
@@ -86,6 +99,9 @@ final class ContainerLauncher {
         if (cgroup != null) {
             // Into the cgroup before the JVM starts: it sizes its heap from the limit it finds there.
             outer.append("echo $$ > ").append(q(cgroup.procs().toString())).append('\n');
+        }
+        if (cpuacct != null) {
+            outer.append("echo $$ > ").append(q(cpuacct.resolve("cgroup.procs").toString())).append('\n');
         }
         // The pod's process dies with the agent, however the agent ends (kept across the execs below,
         // cleared only where the image's user differs: then the agent's shutdown hook stops it).

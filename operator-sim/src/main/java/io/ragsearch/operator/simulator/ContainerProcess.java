@@ -17,15 +17,19 @@ import java.util.concurrent.TimeUnit;
 final class ContainerProcess {
     private final ContainerLauncher launcher;
     private final MemoryCgroups cgroups;
+    private final CpuAccounting cpu;
     private final String namespace;
     private final String pod;
     private final String ip;
     private final Path podDir;
     private MemoryCgroups.Limited cgroup;
+    private Path cpuacct;
 
-    ContainerProcess(ContainerLauncher launcher, MemoryCgroups cgroups, String namespace, String pod, String ip, Path podDir) {
+    ContainerProcess(ContainerLauncher launcher, MemoryCgroups cgroups, CpuAccounting cpu, String namespace, String pod, String ip,
+                     Path podDir) {
         this.launcher = launcher;
         this.cgroups = cgroups;
+        this.cpu = cpu;
         this.namespace = namespace;
         this.pod = pod;
         this.ip = ip;
@@ -50,7 +54,29 @@ final class ContainerProcess {
         if (cgroups.enforced() && limit != null) {
             cgroup = cgroups.create(namespace + "_" + pod, limit);
         }
-        return launcher.start(namespace, pod, ip, main, volumes, cgroup, podDir).process();
+        cpuacct = cpu.create(namespace + "_" + pod).orElse(null);
+        return launcher.start(namespace, pod, ip, main, volumes, cgroup, cpuacct, podDir).process();
+    }
+
+    /** CPU time of the running main container (its accounting cgroup), in nanoseconds. */
+    synchronized java.util.OptionalLong cpuNanos() {
+        return cpuacct == null ? java.util.OptionalLong.empty() : ResourceMetrics.cpuNanos(cpuacct);
+    }
+
+    /** Memory working set of the running main container (its memory cgroup). */
+    synchronized java.util.OptionalLong workingSetBytes() {
+        return cgroup == null ? java.util.OptionalLong.empty() : ResourceMetrics.workingSetBytes(cgroup.dir());
+    }
+
+    /**
+     * Moves the running container's memory limit (an in-place resize). The kernel refuses a limit
+     * below what the cgroup holds and cannot reclaim (EBUSY): that is an IOException, and the
+     * limit stays as it was.
+     */
+    synchronized void resizeMemory(long bytes) throws IOException {
+        if (cgroup != null) {
+            cgroup.limit(bytes);
+        }
     }
 
     /** Whether the kernel OOM-killed something in the current cgroup. */
@@ -63,6 +89,10 @@ final class ContainerProcess {
         if (cgroup != null) {
             cgroup.delete();
             cgroup = null;
+        }
+        if (cpuacct != null) {
+            CpuAccounting.delete(cpuacct);
+            cpuacct = null;
         }
     }
 

@@ -65,6 +65,11 @@ public final class MemoryCgroups {
         }
     }
 
+    /** The agent's own memory cgroup (every pod's below it), where limits are enforced. */
+    Optional<Path> dir() {
+        return Optional.ofNullable(base);
+    }
+
     public boolean enforced() {
         return base != null;
     }
@@ -110,6 +115,11 @@ public final class MemoryCgroups {
     public record Limited(Path dir) {
         public Path procs() {
             return dir.resolve("cgroup.procs");
+        }
+
+        /** A new limit for the processes already in it (what a kubelet's in-place resize writes). */
+        public void limit(long bytes) throws IOException {
+            Files.writeString(dir.resolve("memory.limit_in_bytes"), Long.toString(bytes));
         }
 
         /** OOM kills in this cgroup so far (the kernel's own count). */

@@ -32,7 +32,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code binding}, runs each pod bound to it as real processes on a loopback address of its
  * own ({@link SimPod}: init containers, the main container in a memory cgroup at its limit,
  * probes, restarts, OOM kills), writes {@code pods/status}, and once a terminating pod's process
- * has stopped, deletes the Pod with grace period 0 — what the API server waits for.
+ * has stopped, deletes the Pod with grace period 0 — what the API server waits for. Like a
+ * kubelet it serves the resource metrics metrics-server scrapes ({@link KubeletEndpoint}: the
+ * CPU time and memory working set of its pods' cgroups, {@link ResourceMetrics}) on HTTPS at the
+ * port its Node's status names.
  *
  * <p>The same agent serves a real API server and fabric8's mock; on the mock, which has no
  * controllers, {@link PodSimulator} adds a stand-in for the Deployment controller.
@@ -64,6 +67,9 @@ public final class NodeAgent implements AutoCloseable {
          * Containers of this image repository (any tag) run this jar on this machine's JVM, the
          * image's entrypoint being that jar's CLI — e.g. {@code ragsearch/operator} and
          * ragsearch-operator.jar, so the chart's operator pods run here. Every other image runs the server.
+         * {@code repository:tag} maps that tag only, before the repository's own entry: the previous
+         * operator's jar beside the current one for an upgrade. Jars are linked into one directory by
+         * file name, so two programs' jars need different names.
          */
         public Settings withProgram(String imageRepository, Path jar) {
             Map<String, Path> more = new java.util.TreeMap<>(programs);
@@ -81,6 +87,8 @@ public final class NodeAgent implements AutoCloseable {
     private final NodeRegistration registration;
     private final ServiceNames serviceNames;
     private final MemoryCgroups cgroups;
+    private final CpuAccounting cpu;
+    private KubeletEndpoint kubelet;
     private final MountPoints mountPoints = new MountPoints();
     private final ContainerLauncher launcher;
     private final String runtime;
@@ -109,7 +117,9 @@ public final class NodeAgent implements AutoCloseable {
         this.settings = settings;
         this.node = node;
         this.registration = new NodeRegistration(client, node);
-        this.cgroups = MemoryCgroups.detect("ragsearch-node-" + ProcessHandle.current().pid() + "-" + AGENTS.incrementAndGet());
+        String cgroup = "ragsearch-node-" + ProcessHandle.current().pid() + "-" + AGENTS.incrementAndGet();
+        this.cgroups = MemoryCgroups.detect(cgroup);
+        this.cpu = CpuAccounting.detect(cgroup);
         ImageRootfs rootfs = null;
         String runtime;
         String plain = "plain jar " + settings.serverJar();
@@ -189,6 +199,12 @@ public final class NodeAgent implements AutoCloseable {
 
     /** Registers the Node, then keeps it fresh and its pods in step with the API server. */
     public void start() {
+        try {
+            kubelet = KubeletEndpoint.start(settings.workDir().resolve("kubelet"), this::resourceMetrics);
+            registration.kubeletPort(kubelet.port());
+        } catch (IOException e) {
+            LOG.warn("node {}: no resource metrics endpoint ({}); metrics-server will find nothing here", node, e.getMessage());
+        }
         registration.register();
         loop.scheduleWithFixedDelay(this::syncQuietly, 0, settings.syncPeriod().toMillis(), TimeUnit.MILLISECONDS);
         loop.scheduleWithFixedDelay(this::heartbeatQuietly, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS);
@@ -209,6 +225,24 @@ public final class NodeAgent implements AutoCloseable {
         Map<String, String> out = new java.util.TreeMap<>();
         pods.values().forEach(p -> out.put(p.namespace + "/" + p.name, p.ip));
         return out;
+    }
+
+    /** The kubelet endpoint's port (0 when it could not start): what the Node's status names for metrics-server. */
+    public int kubeletPort() {
+        return kubelet == null ? 0 : kubelet.port();
+    }
+
+    /** {@code /metrics/resource} now: the agent's cgroups as the node, each running pod's main container. */
+    String resourceMetrics() {
+        java.util.Optional<ResourceMetrics.NodeUsage> nodeUsage = cpu.node().flatMap(c -> cgroups.dir().flatMap(m -> {
+            java.util.OptionalLong nanos = ResourceMetrics.cpuNanos(c);
+            java.util.OptionalLong memory = ResourceMetrics.workingSetBytes(m);
+            return nanos.isPresent() && memory.isPresent()
+                    ? java.util.Optional.of(new ResourceMetrics.NodeUsage(nanos.getAsLong() / 1e9, memory.getAsLong()))
+                    : java.util.Optional.empty();
+        }));
+        return ResourceMetrics.exposition(nodeUsage,
+                pods.values().stream().map(SimPod::usage).flatMap(java.util.Optional::stream).toList(), java.time.Instant.now());
     }
 
     private void heartbeatQuietly() {
@@ -235,7 +269,13 @@ public final class NodeAgent implements AutoCloseable {
             String placed = p.getSpec().getNodeName();
             if (placed == null || placed.isEmpty()) {
                 if (Placement.fits(p, registration.labels())) {
-                    bind(p);
+                    String tooLarge = Placement.tooLarge(p, NodeRegistration.allocatableMemoryBytes(),
+                            NodeRegistration.allocatableCpuMillis());
+                    if (tooLarge == null) {
+                        bind(p);
+                    } else {
+                        unschedulable(p, tooLarge);
+                    }
                 }
                 continue;
             }
@@ -253,6 +293,8 @@ public final class NodeAgent implements AutoCloseable {
                 }
             } else if (known == null && !Placement.finished(p)) {
                 admit(p);
+            } else if (known != null) {
+                known.sync(p, nodeFor(known));
             }
         }
         for (var e : pods.entrySet()) {
@@ -267,6 +309,20 @@ public final class NodeAgent implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** The node's allocatable and what its other pods hold, as a resize of {@code pod} sees them. */
+    private PodResize.Node nodeFor(SimPod pod) {
+        long memory = 0;
+        long cpu = 0;
+        for (SimPod other : pods.values()) {
+            if (other != pod && !other.terminating()) {
+                long[] held = other.allocatedRequests();
+                memory += held[0];
+                cpu += held[1];
+            }
+        }
+        return new PodResize.Node(NodeRegistration.allocatableMemoryBytes(), NodeRegistration.allocatableCpuMillis(), memory, cpu);
     }
 
     private void bind(Pod p) {
@@ -284,13 +340,43 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
+    /** What a scheduler writes on a pod no node can hold: PodScheduled False, Unschedulable (once; the pod stays Pending). */
+    private void unschedulable(Pod p, String message) {
+        boolean said = p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
+                .anyMatch(c -> "PodScheduled".equals(c.getType()) && "Unschedulable".equals(c.getReason()));
+        if (said) {
+            return;
+        }
+        String ns = p.getMetadata().getNamespace();
+        String name = p.getMetadata().getName();
+        try {
+            client.pods().inNamespace(ns).withName(name).editStatus(x -> {
+                if (x.getStatus() == null) {
+                    x.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
+                }
+                if (x.getStatus().getConditions() == null) {
+                    x.getStatus().setConditions(new java.util.ArrayList<>());
+                }
+                x.getStatus().setPhase("Pending");
+                x.getStatus().getConditions().removeIf(c -> "PodScheduled".equals(c.getType()));
+                x.getStatus().getConditions().add(new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType("PodScheduled")
+                        .withStatus("False").withReason("Unschedulable").withMessage(message)
+                        .withLastTransitionTime(java.time.Instant.now().toString()).build());
+                return x;
+            });
+            LOG.info("pod {}/{} not placed: {}", ns, name, message);
+        } catch (RuntimeException e) {
+            LOG.debug("pod {}/{} unschedulable, not written: {}", ns, name, e.getMessage());
+        }
+    }
+
     private void admit(Pod p) {
         List<Integer> ports = p.getSpec().getContainers().stream()
                 .flatMap(c -> c.getPorts() == null ? java.util.stream.Stream.empty() : c.getPorts().stream())
                 .map(io.fabric8.kubernetes.api.model.ContainerPort::getContainerPort).filter(java.util.Objects::nonNull).toList();
         String ip = addresses.take(candidate -> AddressPool.portsFree(candidate, ports));
-        SimPod pod = new SimPod(client, new SimPod.Identity(p.getMetadata().getNamespace(), p.getMetadata().getName(), ip),
-                p.getSpec(), launcher, cgroups, scheduler, settings.workDir());
+        SimPod pod = new SimPod(client, new SimPod.Identity(p.getMetadata().getNamespace(), p.getMetadata().getName(), p.getMetadata().getUid(), ip),
+                p.getSpec(), launcher, cgroups, cpu, scheduler, settings.workDir());
         pods.put(p.getMetadata().getUid(), pod);
         LOG.info("pod {}/{} on {}: starting", pod.namespace, pod.name, ip);
         pod.start();
@@ -357,7 +443,11 @@ public final class NodeAgent implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         all.forEach(SimPod::kill); // pods a termination thread had not finished
+        if (kubelet != null) {
+            kubelet.close();
+        }
         cgroups.close();
+        cpu.close();
         mountPoints.close();
     }
 

@@ -34,7 +34,7 @@ public final class NodeAgentCommand implements Runnable {
     Path image;
 
     @Option(names = "--program", paramLabel = "IMAGE=JAR",
-            description = "Containers of this image repository (any tag) run this jar instead of the server (repeatable), "
+            description = "Containers of this image repository (any tag; REPOSITORY:TAG: that tag only, before its repository) run this jar instead of the server (repeatable), "
                     + "e.g. ragsearch/operator=operator/target/ragsearch-operator.jar for the chart's operator pods")
     java.util.Map<String, Path> programs = new java.util.LinkedHashMap<>();
 

@@ -36,12 +36,18 @@ final class NodeRegistration {
     private final String node;
     private final Map<String, String> labels;
     private final String started = Instant.now().toString();
+    /** The kubelet endpoint's port (status.daemonEndpoints.kubeletEndpoint, where metrics-server scrapes); 0: none. */
+    private volatile int kubeletPort;
 
     NodeRegistration(KubernetesClient client, String node) {
         this.client = client;
         this.node = node;
         this.labels = Map.of("kubernetes.io/hostname", node, "kubernetes.io/os", "linux",
                 "kubernetes.io/arch", arch(), "ragsearch.io/node-agent", "true");
+    }
+
+    void kubeletPort(int port) {
+        this.kubeletPort = port;
     }
 
     Map<String, String> labels() {
@@ -86,6 +92,16 @@ final class NodeRegistration {
         }
     }
 
+    /** The node's allocatable memory in bytes (all of this machine's: nothing is reserved). */
+    static long allocatableMemoryBytes() {
+        return machineMemoryKiB() * 1024;
+    }
+
+    /** The node's allocatable CPU in millicores. */
+    static long allocatableCpuMillis() {
+        return Runtime.getRuntime().availableProcessors() * 1000L;
+    }
+
     private NodeStatus status(String now) {
         Map<String, Quantity> capacity = Map.of(
                 "cpu", new Quantity(Integer.toString(Runtime.getRuntime().availableProcessors())),
@@ -98,6 +114,7 @@ final class NodeRegistration {
             conditions.add(condition(pressure, "False", "KubeletHasNo" + pressure, "no " + pressure, now));
         }
         return new NodeStatusBuilder()
+                .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(kubeletPort).endKubeletEndpoint().endDaemonEndpoints()
                 .withCapacity(capacity).withAllocatable(capacity)
                 .withConditions(conditions)
                 .addNewAddress().withType("InternalIP").withAddress("127.0.0.1").endAddress()

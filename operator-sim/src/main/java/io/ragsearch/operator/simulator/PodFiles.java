@@ -26,7 +26,6 @@ final class PodFiles {
     private PodFiles() {
     }
 
-    /** Volume name → host directory. */
     /**
      * The server configuration as a pod bound to 0.0.0.0 applies it. The simulator binds each pod to
      * its own loopback address instead (pods share this machine's network), and a server on a
@@ -55,8 +54,13 @@ final class PodFiles {
         }
     }
 
+    /**
+     * Volume name → host directory.
+     *
+     * @param tokens where the projected ServiceAccount tokens are asked for, written and kept fresh
+     */
     static Map<String, Path> prepare(KubernetesClient client, String namespace, String podName,
-                                     io.fabric8.kubernetes.api.model.PodSpec spec, Path podDir) throws IOException {
+                                     io.fabric8.kubernetes.api.model.PodSpec spec, Path podDir, ProjectedTokens tokens) throws IOException {
         Map<String, Path> dirs = new HashMap<>();
         for (Volume v : spec.getVolumes() == null ? java.util.List.<Volume>of() : spec.getVolumes()) {
             Path dir = Files.createDirectories(podDir.resolve("volumes").resolve(v.getName()));
@@ -78,7 +82,7 @@ final class PodFiles {
                 }
             } else if (v.getProjected() != null) {
                 for (var source : v.getProjected().getSources()) {
-                    project(client, namespace, podName, spec.getServiceAccountName(), source, dir);
+                    project(client, namespace, podName, tokens, source, dir);
                 }
             } else if (v.getEmptyDir() == null) {
                 throw new IOException("volume \"" + v.getName() + "\": only configMap, emptyDir and projected volumes are simulated");
@@ -89,22 +93,10 @@ final class PodFiles {
     }
 
     /** One source of a projected volume, written into its directory. */
-    private static void project(KubernetesClient client, String namespace, String podName, String serviceAccount,
+    private static void project(KubernetesClient client, String namespace, String podName, ProjectedTokens tokens,
                                 io.fabric8.kubernetes.api.model.VolumeProjection source, Path dir) throws IOException {
         if (source.getServiceAccountToken() != null) {
-            var t = source.getServiceAccountToken();
-            var request = new io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder().withNewSpec()
-                    .withExpirationSeconds(t.getExpirationSeconds() == null ? 3607L : t.getExpirationSeconds())
-                    .withAudiences(t.getAudience() == null ? java.util.List.of() : java.util.List.of(t.getAudience()))
-                    .endSpec().build();
-            String token;
-            try {
-                token = client.serviceAccounts().inNamespace(namespace).withName(serviceAccount == null ? "default" : serviceAccount)
-                        .tokenRequest(request).getStatus().getToken();
-            } catch (RuntimeException e) {
-                throw new IOException("service account token for " + serviceAccount + ": " + e.getMessage(), e);
-            }
-            write(dir.resolve(t.getPath()), token);
+            tokens.project(source.getServiceAccountToken(), dir);
         } else if (source.getConfigMap() != null) {
             var ref = source.getConfigMap();
             ConfigMap cm = client.configMaps().inNamespace(namespace).withName(ref.getName()).get();

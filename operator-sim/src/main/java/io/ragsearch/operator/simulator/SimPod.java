@@ -1,7 +1,12 @@
 package io.ragsearch.operator.simulator;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -42,6 +47,9 @@ final class SimPod {
     private final Path podDir;
     private final ProbeState probes = new ProbeState();
     private final List<ScheduledFuture<?>> probeTasks = new ArrayList<>();
+    private final ProjectedTokens tokens;
+    /** Checks every second whether a projected token is due (cheap: a comparison of times until one is). */
+    private ScheduledFuture<?> tokenRefresh;
 
     private Process process;
     private Map<String, Path> volumes;
@@ -53,13 +61,20 @@ final class SimPod {
     private ContainerStatus lastTermination;
     private Instant startedAt;
     private String killReason;
+    // In-place resize (PodResize): what the node allocated to the main container, what its cgroup
+    // holds now, the resize conditions, and the pod generation last acted on.
+    private ResourceRequirements allocated;
+    private ResourceRequirements actuated;
+    private PodCondition resizePending;
+    private PodCondition resizeInProgress;
+    private long observedGeneration;
 
-    /** Which pod, and the loopback address it runs on. */
-    record Identity(String namespace, String name, String ip) {
+    /** Which pod (its uid binds its projected tokens), and the loopback address it runs on. */
+    record Identity(String namespace, String name, String uid, String ip) {
     }
 
     SimPod(KubernetesClient client, Identity id, PodSpec spec, ContainerLauncher launcher,
-           MemoryCgroups cgroups, ScheduledExecutorService scheduler, Path workDir) {
+           MemoryCgroups cgroups, CpuAccounting cpu, ScheduledExecutorService scheduler, Path workDir) {
         this.client = client;
         this.namespace = id.namespace();
         this.name = id.name();
@@ -67,7 +82,10 @@ final class SimPod {
         this.spec = spec;
         this.scheduler = scheduler;
         this.podDir = workDir.resolve("pods").resolve(namespace + "_" + name);
-        this.containers = new ContainerProcess(launcher, cgroups, namespace, name, ip, podDir);
+        this.tokens = new ProjectedTokens(client, new ProjectedTokens.Pod(namespace, name, id.uid(), spec.getServiceAccountName()));
+        this.containers = new ContainerProcess(launcher, cgroups, cpu, namespace, name, ip, podDir);
+        this.allocated = main().getResources() == null ? new ResourceRequirements() : main().getResources();
+        this.actuated = allocated;
     }
 
     /** Starts its containers (the Pod object exists: a controller made it). */
@@ -92,6 +110,103 @@ final class SimPod {
         return spec.getContainers().get(0);
     }
 
+    /** The main container with the resources the node allocated to it (a restart keeps a resize). */
+    private synchronized Container allocatedMain() {
+        return new ContainerBuilder(main()).withResources(allocated).build();
+    }
+
+    /**
+     * A kubelet's pass over the pod's spec: a resize (its main container asking for other CPU or
+     * memory) is taken if the node can hold it, then applied to the running container's cgroup;
+     * the status says so as a real kubelet's does.
+     */
+    void sync(Pod latest, PodResize.Node node) {
+        Long generation = latest.getMetadata().getGeneration();
+        long gen = generation == null ? 0 : generation;
+        ResourceRequirements desired = latest.getSpec().getContainers().get(0).getResources();
+        boolean changed;
+        boolean actuate;
+        ResourceRequirements target;
+        synchronized (this) {
+            if (terminating) {
+                return;
+            }
+            changed = gen != observedGeneration;
+            observedGeneration = gen;
+            PodResize.Decision d = PodResize.decide(allocated, desired == null ? new ResourceRequirements() : desired, node);
+            switch (d.kind()) {
+                case NONE -> {
+                    changed |= resizePending != null;
+                    resizePending = null;
+                }
+                case INFEASIBLE, DEFERRED -> {
+                    String reason = d.kind() == PodResize.Kind.INFEASIBLE ? "Infeasible" : "Deferred";
+                    if (resizePending == null || !reason.equals(resizePending.getReason())
+                            || resizePending.getObservedGeneration() == null || resizePending.getObservedGeneration() != gen) {
+                        resizePending = condition("PodResizePending", reason, d.message(), gen);
+                        changed = true;
+                        LOG.info("pod {}/{}: resize pending ({}): {}", namespace, name, reason, d.message());
+                    }
+                }
+                case ACCEPT -> {
+                    allocated = desired;
+                    resizePending = null;
+                    resizeInProgress = condition("PodResizeInProgress", null, null, gen);
+                    changed = true;
+                }
+            }
+            actuate = !PodResize.sameCpuAndMemory(allocated, actuated);
+            target = allocated;
+        }
+        if (changed) {
+            publish();
+        }
+        if (actuate) {
+            actuate(target);
+        }
+    }
+
+    /** Applies the allocated memory limit to the running container's cgroup (CPU is not limited here). */
+    private void actuate(ResourceRequirements target) {
+        String error = null;
+        long limit = PodResize.bytes(target.getLimits(), "memory");
+        try {
+            if (limit > 0) {
+                containers.resizeMemory(limit);
+            }
+        } catch (IOException e) {
+            error = "memory limit " + limit + " not applied: " + e.getMessage();
+        }
+        boolean changed;
+        synchronized (this) {
+            if (error == null) {
+                actuated = target;
+                changed = resizeInProgress != null;
+                resizeInProgress = null;
+                LOG.info("pod {}/{}: resized in place to memory {}", namespace, name, limit);
+            } else {
+                long gen = resizeInProgress == null || resizeInProgress.getObservedGeneration() == null ? observedGeneration
+                        : resizeInProgress.getObservedGeneration();
+                changed = resizeInProgress == null || !error.equals(resizeInProgress.getMessage());
+                resizeInProgress = condition("PodResizeInProgress", "Error", error, gen);
+            }
+        }
+        if (changed) {
+            publish();
+        }
+    }
+
+    private static PodCondition condition(String type, String reason, String message, long generation) {
+        return new PodConditionBuilder().withType(type).withStatus("True").withReason(reason).withMessage(message)
+                .withObservedGeneration(generation).withLastProbeTime(Instant.now().toString())
+                .withLastTransitionTime(Instant.now().toString()).build();
+    }
+
+    /** The CPU and memory requests the node holds for this pod (its allocation). */
+    synchronized long[] allocatedRequests() {
+        return new long[] {PodResize.bytes(allocated.getRequests(), "memory"), PodResize.millis(allocated.getRequests(), "cpu")};
+    }
+
     private void runContainers() {
         int gen;
         synchronized (this) {
@@ -103,11 +218,16 @@ final class SimPod {
         try {
             if (volumes == null) {
                 Files.createDirectories(podDir);
-                volumes = PodFiles.prepare(client, namespace, name, spec, podDir);
+                volumes = PodFiles.prepare(client, namespace, name, spec, podDir, tokens);
+                synchronized (this) {
+                    if (!tokens.issued().isEmpty() && tokenRefresh == null) {
+                        tokenRefresh = scheduler.scheduleWithFixedDelay(() -> tokens.refreshDue(Instant.now()), 1, 1, TimeUnit.SECONDS);
+                    }
+                }
             }
             containers.runInit(spec.getInitContainers(), volumes,
                     init -> waiting("PodInitializing", "running init container " + init));
-            Process started = containers.start(main(), volumes);
+            Process started = containers.start(allocatedMain(), volumes);
             synchronized (this) {
                 process = started;
                 startedAt = Instant.now();
@@ -226,6 +346,7 @@ final class SimPod {
         synchronized (this) {
             probeTasks.forEach(t -> t.cancel(false));
             probeTasks.clear();
+            stopTokenRefresh();
         }
         containers.release();
         try {
@@ -240,12 +361,32 @@ final class SimPod {
     void kill() {
         synchronized (this) {
             terminating = true;
+            stopTokenRefresh();
         }
         stopProcess(Duration.ofSeconds(5));
         containers.release();
     }
 
-    /** The main container's process while it runs. */
+    private synchronized void stopTokenRefresh() {
+        if (tokenRefresh != null) {
+            tokenRefresh.cancel(false);
+        }
+    }
+
+    /** The main container's CPU time and memory working set while it runs (what the kubelet endpoint reports). */
+    synchronized java.util.Optional<ResourceMetrics.ContainerUsage> usage() {
+        if (process == null || !process.isAlive() || startedAt == null) {
+            return java.util.Optional.empty();
+        }
+        java.util.OptionalLong cpu = containers.cpuNanos();
+        java.util.OptionalLong memory = containers.workingSetBytes();
+        if (cpu.isEmpty() || memory.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new ResourceMetrics.ContainerUsage(namespace, name, main().getName(), startedAt,
+                cpu.getAsLong() / 1e9, memory.getAsLong()));
+    }
+
     java.util.Optional<ProcessHandle> processHandle() {
         Process p;
         synchronized (this) {
@@ -290,13 +431,15 @@ final class SimPod {
             boolean running = process != null && process.isAlive() && waitingReason == null;
             status = PodStatusView.of(main(), new PodStatusView.Snapshot(ip, running, probes.started(),
                     probes.ready() && !terminating, volumes != null, restarts, startedAt, waitingReason, waitingMessage,
-                    lastTermination, admittedAt));
+                    lastTermination, admittedAt, new PodStatusView.Resize(actuated, allocated, resizePending, resizeInProgress,
+                    observedGeneration)));
         }
         try {
             client.pods().inNamespace(namespace).withName(name).editStatus(p -> {
                 if (p.getStatus() != null) {
                     status.setQosClass(p.getStatus().getQosClass()); // the API server's, and immutable
                 }
+                PodStatusView.keepTransitions(status, p.getStatus(), Instant.now());
                 p.setStatus(status);
                 return p;
             });

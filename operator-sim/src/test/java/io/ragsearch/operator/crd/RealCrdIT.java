@@ -18,6 +18,7 @@ import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,6 +90,42 @@ class RealCrdIT {
         assertEquals("37", client.getKubernetesVersion().getMinor());
     }
 
+    /**
+     * The scale subresource, as kubectl and an autoscaler use it: {@code kubectl scale} writes
+     * spec.replicas through /scale, and /scale reports status.replicas and the selector as the
+     * operator writes them (no operator here: the test writes the status as it would).
+     */
+    @Test
+    void kubectlScaleMovesSpecReplicasThroughTheScaleSubresource() throws Exception {
+        GenericKubernetesResource r = new GenericKubernetesResource();
+        r.setApiVersion("ragsearch.io/v1alpha1");
+        r.setKind("RagSearch");
+        r.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("scaled").withNamespace(ns).build());
+        r.setAdditionalProperty("spec", yaml(DOWNLOAD));
+        client.resource(r).create();
+        Path kubectl = io.ragsearch.operator.real.HelmCli.kubectl();
+        Process p = new ProcessBuilder(kubectl.toString(), "--kubeconfig", plane.kubeconfigFile().toString(), "-n", ns,
+                // The full name: another test here makes a CRD of another group with the same short name "rags".
+                "scale", "ragsearches.ragsearch.io", "scaled", "--replicas", "3").redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "kubectl scale did not finish");
+        assertEquals(0, p.exitValue(), out);
+        assertEquals("ragsearch.ragsearch.io/scaled scaled", out);
+        GenericKubernetesResource scaled = client.genericKubernetesResources("ragsearch.io/v1alpha1", "RagSearch").inNamespace(ns)
+                .withName("scaled").get();
+        assertEquals(3, ((Map<?, ?>) scaled.getAdditionalProperties().get("spec")).get("replicas"));
+
+        scaled.setAdditionalProperty("status", Map.of("replicas", 3, "selector", "app.kubernetes.io/name=ragsearch,app.kubernetes.io/instance=scaled"));
+        client.genericKubernetesResources("ragsearch.io/v1alpha1", "RagSearch").inNamespace(ns).resource(scaled).updateStatus();
+        String scale = client.raw("/apis/ragsearch.io/v1alpha1/namespaces/" + ns + "/ragsearches/scaled/scale");
+        Map<?, ?> view = Serialization.unmarshal(scale, Map.class);
+        assertEquals("Scale", view.get("kind"), scale);
+        assertEquals(Map.of("replicas", 3), view.get("spec"), scale);
+        assertEquals(3, ((Map<?, ?>) view.get("status")).get("replicas"), scale);
+        assertEquals("app.kubernetes.io/name=ragsearch,app.kubernetes.io/instance=scaled", ((Map<?, ?>) view.get("status")).get("selector"), scale);
+    }
+
     // ---- the cases ---------------------------------------------------------------------------
 
     static final String SHA = "0123456789abcdef".repeat(4);
@@ -107,6 +144,8 @@ class RealCrdIT {
               reranker: {url: "https://models.invalid/r.onnx", sha256: "%s", maxSeqLen: 256}
             networkPolicy: {clientNamespaceLabels: {team: a}, clientPodLabels: {app: c}}
             podDisruptionBudget: {minAvailable: 1}
+            autoscaling: {minReplicas: 1, maxReplicas: 1000, targetCPUUtilizationPercentage: 60,
+                          targetMemoryUtilizationPercentage: 80, scaleDownStabilizationSeconds: 300}
             projects:
               - {name: handbook, description: d, language: en, retrieval: hybrid, gate: {threshold: 0.5}, source: {configMap: docs}}
             rerank: {concurrency: auto, force: false, headroomPercent: 10, intraOpThreads: 2, queueTimeoutMillis: 1000}
@@ -277,7 +316,14 @@ class RealCrdIT {
             }
             if (s.getMaxItems() != null && "array".equals(s.getType())) {
                 int n = s.getMaxItems().intValue();
-                out.add(set(p + " with maxItems " + n, base, path, list(base, path, s, n), true, null, field));
+                // Accepted at the bound only when the list can be filled with valid items: an example item in the
+                // base, or plain strings (an object or patterned item made up from "v0" is refused for itself).
+                JSONSchemaProps item = s.getItems() == null ? null : s.getItems().getSchema();
+                boolean fillable = value(base, plus(path, "[]")) != null
+                        || (item != null && "string".equals(item.getType()) && item.getPattern() == null && item.getEnum() == null);
+                if (fillable) {
+                    out.add(set(p + " with maxItems " + n, base, path, list(base, path, s, n), true, null, field));
+                }
                 out.add(set(p + " past maxItems " + n, base, path, list(base, path, s, n + 1), false, "must have at most " + n + " items", field));
             }
             if (s.getMinItems() != null && s.getMinItems() > 0) {
@@ -323,6 +369,16 @@ class RealCrdIT {
         out.add(set("concurrency 1", rich, conc, 1, true, null, null));
         out.add(set("concurrency 10000", rich, conc, 10000, true, null, null));
         out.add(set("concurrency auto", rich, conc, "auto", true, null, null));
+        String order = celMessage("spec.autoscaling", "<=");
+        String target = celMessage("spec.autoscaling", "has(self.targetCPU");
+        List<String> auto = List.of("autoscaling");
+        out.add(set("autoscaling: minReplicas above maxReplicas", rich, auto, Map.of("minReplicas", 3, "maxReplicas", 2,
+                "targetCPUUtilizationPercentage", 60), false, order, "spec.autoscaling"));
+        out.add(set("autoscaling: minReplicas equal to maxReplicas", rich, auto, Map.of("minReplicas", 2, "maxReplicas", 2,
+                "targetCPUUtilizationPercentage", 60), true, null, null));
+        out.add(set("autoscaling: no target", rich, auto, Map.of("maxReplicas", 2), false, target, "spec.autoscaling"));
+        out.add(set("autoscaling: a memory target only, no minReplicas", rich, auto, Map.of("maxReplicas", 2,
+                "targetMemoryUtilizationPercentage", 80), true, null, null));
         out.add(set("two projects with one name", rich, List.of("projects"), List.of(
                 Map.of("name", "a", "source", Map.of("configMap", "x")), Map.of("name", "a", "source", Map.of("configMap", "y"))),
                 false, "Duplicate value", "spec.projects[1]"));

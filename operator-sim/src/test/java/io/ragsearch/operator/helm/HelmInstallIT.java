@@ -75,8 +75,8 @@ class HelmInstallIT {
     void installUpgradeAndUninstallOnTheRealApiServer() throws Exception {
         String ns = plane.namespace("helm");
         String apps = plane.namespace("helm-apps");
-        // Helm installs crds/ only when the CRD is absent: another test class of this JVM may have
-        // applied it, so it goes first and this install is what creates it
+        // Another test class of this JVM may have applied the CRD without Helm, and Helm refuses to
+        // install over an object it does not own: it goes first, and this install creates it
         removeCrd();
 
         long t0 = System.nanoTime();
@@ -89,6 +89,8 @@ class HelmInstallIT {
                 .waitUntilCondition(c -> c != null && condition(c, "Established"), 60, TimeUnit.SECONDS);
         assertTrue(condition(crd, "NamesAccepted"), "names accepted");
         assertEquals(List.of("v1alpha1"), crd.getSpec().getVersions().stream().map(v -> v.getName()).toList());
+        assertEquals(RELEASE, crd.getMetadata().getAnnotations().get("meta.helm.sh/release-name"), "a template of the release");
+        assertEquals("keep", crd.getMetadata().getAnnotations().get("helm.sh/resource-policy"));
 
         // the operator's Deployment, written by Helm with server-side apply, taken up by the real controllers
         Deployment d = admin.apps().deployments().inNamespace(ns).withName(FULLNAME).get();
@@ -166,7 +168,8 @@ class HelmInstallIT {
     void aNamespaceScopedInstallNeedsItsWatchedNamespacesToExist() {
         String ns = plane.namespace("helm-scoped");
         String missing = "absent-" + ns;
-        HelmCli.Result r = helm.tryRun("install", "scoped", CHART.toString(), "--namespace", ns,
+        // a second release of the chart beside the other test's: the CRD is that release's (crd.install=false, as the README says)
+        HelmCli.Result r = helm.tryRun("install", "scoped", CHART.toString(), "--namespace", ns, "--set", "crd.install=false",
                 "--set", "rbac.scope=namespace", "--set", "rbac.watchNamespaces[0]=" + missing);
         assertFalse(r.ok(), r.out());
         assertTrue(r.err().contains("namespaces \"" + missing + "\" not found"), r.err());

@@ -37,6 +37,22 @@ public final class HelmCli {
         }
     }
 
+    /** Helm without a cluster: template, lint, package, push and pull only. */
+    public static HelmCli offline() {
+        try {
+            return new HelmCli(binary(), null, Files.createTempDirectory("ragsearch-helm-"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A top-level field of a Chart.yaml (or of `helm show chart`), unquoted. */
+    public static String chartField(String yaml, String key) {
+        return yaml.lines().filter(l -> l.startsWith(key + ":")).map(l -> l.substring(key.length() + 1).strip())
+                .map(v -> v.length() > 1 && (v.startsWith("\"") || v.startsWith("'")) ? v.substring(1, v.length() - 1) : v).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + key + " in\n" + yaml));
+    }
+
     /** What one helm command did. */
     public record Result(int exit, String out, String err) {
         public boolean ok() {
@@ -55,7 +71,10 @@ public final class HelmCli {
 
     /** Runs helm and returns its exit code and output, whatever they are. */
     public Result tryRun(String... args) {
-        List<String> command = new ArrayList<>(List.of(binary.toString(), "--kubeconfig", kubeconfig.toString()));
+        List<String> command = new ArrayList<>(List.of(binary.toString()));
+        if (kubeconfig != null) {
+            command.addAll(List.of("--kubeconfig", kubeconfig.toString()));
+        }
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().put("HELM_CACHE_HOME", home.resolve("cache").toString());
@@ -87,12 +106,13 @@ public final class HelmCli {
         }
     }
 
+    /** The kubectl of the plane's version that the same build makes beside Helm. */
+    public static Path kubectl() {
+        return binary().resolveSibling("kubectl");
+    }
+
     /** The binary: $RAGSEARCH_HELM_BIN, or what the build script prints (building it when missing). */
     static Path binary() {
-        String given = System.getenv("RAGSEARCH_HELM_BIN");
-        if (given != null && !given.isBlank()) {
-            return Path.of(given);
-        }
-        return TestplaneBinary.buildWith(ControlPlane.projectRoot().resolve("scripts/helm-build.sh"));
+        return TestplaneBinary.givenOrBuilt("RAGSEARCH_HELM_BIN", "scripts/helm-build.sh");
     }
 }

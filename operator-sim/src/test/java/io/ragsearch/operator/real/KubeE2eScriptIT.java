@@ -18,13 +18,17 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The README's one command, {@code scripts/kube-e2e.sh}, run as a user would, up to the installed
- * chart ({@code --until installed}: its own control plane, a real Helm 4, the CRD established, the
- * operator's pods made by the real controllers), so it cannot rot; and its teardown checked: no
- * process of its run is left, whether it succeeded or a step failed.
+ * The README's one command, {@code scripts/kube-e2e.sh}, run as a user would: the whole loop (the
+ * example Ready on our node, then its memory limit lowered and the running pods resized in place
+ * and re-tuned), and up to the installed chart ({@code --until installed}: its own control plane, a
+ * real Helm 4, the CRD established, the operator's pods made by the real controllers), so it
+ * cannot rot; and its teardown checked: no process of its run is left, whether it succeeded or a
+ * step failed.
  */
 class KubeE2eScriptIT {
     private static final Pattern WORK_DIR = Pattern.compile("kube-e2e: work directory (\\S+)");
+    private static final Pattern RETUNED = Pattern.compile("In-place resize: memory 1500Mi -> 1200Mi on (\\d+) pods, no restart "
+            + "\\(same pod UIDs and container starts, restarts 0\\): rerank concurrency (\\d+) -> (\\d+), re-tuned ([0-9.]+) s after the edit");
 
     record Run(int exit, String out, String err, Path workDir) {
     }
@@ -37,6 +41,23 @@ class KubeE2eScriptIT {
         assertTrue(run.out().matches("(?s).*ragsearch-operator\\s+ragsearch-system\\s+1\\s.*deployed.*"), "helm list: " + run.out());
         assertTrue(run.out().contains("Operator pods (2, made by the real controllers"), run.out());
         assertEquals(2, run.out().lines().filter(l -> l.startsWith("ragsearch-operator-") && l.contains("Pending")).count(), run.out());
+        assertEquals(List.of(), processesUnder(run.workDir()), "no process of the run is left");
+        assertFalse(Files.exists(run.workDir()), "its state is removed after a run that worked");
+    }
+
+    @Test
+    void theWholeLoopEndsWithTheRunningPodsResizedInPlaceAndRetuned() throws Exception {
+        Run run = run();
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("RagSearch handbook: rerank concurrency"), run.out());
+        Matcher m = RETUNED.matcher(run.out());
+        assertTrue(m.find(), "the re-tune line: " + run.out());
+        assertEquals("2", m.group(1), "both pods of the example");
+        int before = Integer.parseInt(m.group(2));
+        int after = Integer.parseInt(m.group(3));
+        assertTrue(after >= 1 && after <= before, "a lower limit never raises the concurrency: " + m.group());
+        assertTrue(Double.parseDouble(m.group(4)) > 0, m.group());
+        assertTrue(run.out().contains("Event Retuned: every pod runs at memory 1200 MiB with rerank concurrency " + after), run.out());
         assertEquals(List.of(), processesUnder(run.workDir()), "no process of the run is left");
         assertFalse(Files.exists(run.workDir()), "its state is removed after a run that worked");
     }

@@ -89,8 +89,13 @@ class NodeAgentCommandIT {
 
     /** The server on its packaged sample corpus, meant for this node only. */
     static Pod pod(String ns, String name) {
+        return pod(ns, name, NODE);
+    }
+
+    /** The server on its packaged sample corpus, meant for {@code node} only. */
+    static Pod pod(String ns, String name, String node) {
         return new PodBuilder().withNewMetadata().withName(name).withNamespace(ns).endMetadata()
-                .withNewSpec().addToNodeSelector("kubernetes.io/hostname", NODE).withTerminationGracePeriodSeconds(10L)
+                .withNewSpec().addToNodeSelector("kubernetes.io/hostname", node).withTerminationGracePeriodSeconds(10L)
                 .addNewContainer().withName("server").withImage("ragsearch/search-server:test").withArgs("serve")
                 .addNewPort().withName("admin").withContainerPort(8081).endPort()
                 .addNewEnv().withName("RAGSEARCH_BIND_ADDRESS").withValue("0.0.0.0").endEnv()

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -27,8 +26,16 @@ import io.ragsearch.operator.real.ControlPlane;
 import io.ragsearch.operator.real.HelmCli;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.LeaderElection;
+import io.ragsearch.operator.reconcile.ResizePlanner;
+import io.ragsearch.operator.podadmin.HttpPodAdminClient;
+import io.ragsearch.contract.budget.RerankBudget;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -43,7 +50,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -97,6 +103,53 @@ class RealClusterEndToEndIT {
     static String ns;
     static SearchTraffic traffic;
     static final StringBuilder summary = new StringBuilder();
+    /** The scenario that failed last, and the shared state it left (the scenarios after it start from there). */
+    static String failed;
+    static String left;
+
+    /** A failed scenario says what it leaves to the next ones, and each of those says it starts from there. */
+    @RegisterExtension
+    static final TestWatcher LEFT_BEHIND = new TestWatcher() {
+        @Override
+        public void testFailed(ExtensionContext context, Throwable cause) {
+            failed = context.getDisplayName();
+            left = stateNow();
+            note("FAILED %s (%s); it leaves: %s", failed, cause.getClass().getSimpleName(), left);
+        }
+    };
+
+    @BeforeEach
+    void startsFrom(TestInfo info) {
+        if (failed != null) {
+            note("%s starts after %s failed, from: %s", info.getDisplayName(), failed, left);
+        }
+    }
+
+    /** The RagSearch's spec memory and resize status, the template, the pods with their limits: what the next scenario gets. */
+    static String stateNow() {
+        try {
+            RagSearch r = get();
+            StringBuilder out = new StringBuilder();
+            out.append("spec memory ").append(r.getSpec().resources.memory).append(", verification ")
+                    .append(r.getSpec().verification == null ? "off" : "on");
+            if (r.getStatus() != null && r.getStatus().resize != null) {
+                var z = r.getStatus().resize;
+                out.append(", status.resize ").append(z.mode).append('/').append(z.reason).append(' ').append(z.podsResized).append(" of ")
+                        .append(z.pods).append(" at ").append(z.memoryLimitBytes == null ? null : z.memoryLimitBytes >> 20).append(" MiB");
+            }
+            Deployment d = admin.apps().deployments().inNamespace(ns).withName(NAME).get();
+            out.append(", template ").append(d == null ? "none" : configHash() + " at " + serverLimits(d.getSpec().getTemplate().getSpec())
+                    .get("memory"));
+            for (Pod p : admin.pods().inNamespace(ns).withLabel(Labels.LABEL_INSTANCE, NAME).list().getItems()) {
+                out.append(", pod ").append(p.getMetadata().getName()).append(' ').append(p.getStatus().getPhase())
+                        .append(io.ragsearch.operator.reconcile.RolloutPods.ready(p) ? " ready" : " not ready").append(" at ")
+                        .append(serverLimits(p).get("memory"));
+            }
+            return out.toString();
+        } catch (RuntimeException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+    }
 
     @BeforeAll
     static void start() throws Exception {
@@ -114,7 +167,10 @@ class RealClusterEndToEndIT {
                 ServerJar.operator().getFileName(), agent.memoryLimits());
         helm = HelmCli.against(plane);
         long installing = System.nanoTime();
-        helm.run("install", RELEASE, CHART.toString(), "--namespace", ops, "--server-side=true");
+        // --take-ownership: another test class of this JVM may have applied the CRD without Helm;
+        // --force-conflicts: that apply's field manager then owns .spec.versions, which Helm re-applies
+        helm.run("install", RELEASE, CHART.toString(), "--namespace", ops, "--server-side=true", "--take-ownership",
+                "--force-conflicts");
         admin.apiextensions().v1().customResourceDefinitions().withName("ragsearches.ragsearch.io")
                 .waitUntilCondition(ControlPlane::established, 60, TimeUnit.SECONDS);
         // Both operator replicas Ready (informers connected, as their /readyz says) and one leading.
@@ -152,7 +208,7 @@ class RealClusterEndToEndIT {
                 traffic.close();
             }
             if (helm != null) {
-                // the operator pods go with the release; the CRD stays (crds/: Helm never deletes it)
+                // the operator pods go with the release; the CRD stays (helm.sh/resource-policy: keep)
                 helm.run("uninstall", RELEASE, "--namespace", ops, "--wait");
                 assertNotNull(admin.apiextensions().v1().customResourceDefinitions().withName("ragsearches.ragsearch.io").get());
                 await().atMost(Duration.ofSeconds(90)).until(() -> agent.addresses().keySet().stream().noneMatch(pod -> pod.startsWith(ops + "/")));
@@ -234,71 +290,342 @@ class RealClusterEndToEndIT {
         assertTrue(((McpSchema.TextContent) result.content().get(0)).text().toLowerCase().contains("leave"));
     }
 
+    /** The memory limits the in-place scenario walks through, and the concurrency each gives with the pods' measured costs. */
+    static final long[] IN_PLACE_STEPS = {1200 * MIB, 2000 * MIB};
+
     @Test
     @Order(2)
-    void aLowerMemoryLimitRetunesAndRollsWhileSearchesThroughTheEndpointsAllSucceed() throws Exception {
-        RagSearch before = get();
+    void memoryIsResizedInPlaceDownAndUpAndTheRunningPodsRetuneWhileEverySearchIsServed() throws Exception {
+        List<Pod> before = routedPods();
+        assertEquals(2, before.size(), "two serving pods to resize");
+        Map<String, String> started = starts(before);
         String hashBefore = configHash();
-        traffic.keepSearching("handbook", "expense report deadline");
-        traffic.awaitServed(5);
-        AtomicInteger leastHealthy = new AtomicInteger(Integer.MAX_VALUE);
-        Thread pdbWatch = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                PodDisruptionBudget pdb = admin.policy().v1().podDisruptionBudget().inNamespace(ns).withName(NAME).get();
-                if (pdb != null && pdb.getStatus() != null && pdb.getStatus().getCurrentHealthy() != null) {
-                    leastHealthy.accumulateAndGet(pdb.getStatus().getCurrentHealthy(), Math::min);
-                }
-                try {
-                    Thread.sleep(250);
-                } catch (InterruptedException e) {
-                    return;
-                }
+        int replicaSets = admin.apps().replicaSets().inNamespace(ns).list().getItems().size();
+        RagSearch at = get();
+        int concurrency = at.getStatus().rerank.effective;
+        long templateMemory = at.getStatus().rerank.memoryLimitBytes;
+        Searching searching = Searching.start();
+        try (searching) {
+            for (long limit : IN_PLACE_STEPS) {
+                int served = traffic.served.get();
+                int expected = expectedConcurrency(before, limit);
+                Retuned r = resizeInPlace(limit);
+                note("memory %d → %d Mi in place: status.resize complete %.1f s after the edit (secondsToRetune %.1f; pods re-tuned %s s "
+                                + "after the edit; operator: %s); concurrency %d → %d (expected %d from the pods' measured costs); "
+                                + "%d searches served meanwhile",
+                        templateMemoryOr(r.from, templateMemory) >> 20, limit >> 20, r.seconds, r.status.secondsToRetune, r.podSeconds,
+                        r.operator, concurrency, r.status.concurrency, expected, traffic.served.get() - served);
+                assertEquals(expected, r.status.concurrency, "status.resize.concurrency against the measured costs");
+                assertPodsRetuned(before, started, limit, expected, templateMemory);
+                concurrency = r.status.concurrency;
             }
-        }, "pdb-watch");
-        pdbWatch.setDaemon(true);
-        pdbWatch.start();
+            traffic.awaitServed(5);
+        }
+        note("searches during the two in-place resizes: %s", searching);
+        searching.assertAllServedBySamePods();
+        assertEquals(hashBefore, configHash(), "the pod template is kept: nothing rolled");
+        assertEquals(replicaSets, admin.apps().replicaSets().inNamespace(ns).list().getItems().size(), "no new ReplicaSet");
+        assertEquals(templateMemory, get().getStatus().resize.templateMemoryLimitBytes);
+    }
 
-        admin.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-checks")
-                .withNamespace(ns).endMetadata().addToData("checks.yaml", CHECKS).build()).create();
+    private static long templateMemoryOr(Long from, long template) {
+        return from == null ? template : from;
+    }
+
+    /** What one in-place step showed: the RagSearch's status.resize when complete, and when. */
+    record Retuned(Long from, io.ragsearch.operator.model.ResizeStatus status, double seconds, String podSeconds, String operator) {
+    }
+
+    /**
+     * Edits spec.resources.memory and waits until the operator reports every pod of the template
+     * resized and re-tuned (status.resize), with its events; a timeout says what the operator did.
+     */
+    static Retuned resizeInPlace(long limit) throws Exception {
+        return resizeInPlace(limit, false);
+    }
+
+    /**
+     * The same; with {@code rollFirst} the operator may first roll (a rollout under way: the template
+     * goes back to the running pods' ReplicaSet) before it resizes them in place.
+     */
+    static Retuned resizeInPlace(long limit, boolean rollFirst) throws Exception {
+        RagSearch was = get();
+        Long from = was.getStatus().resize == null ? null : was.getStatus().resize.memoryLimitBytes;
+        OperatorActivity activity = activity();
         long start = System.nanoTime();
         admin.resources(RagSearch.class).inNamespace(ns).withName(NAME).edit(r -> {
-            r.getSpec().resources.memory = "1200Mi";
-            // From now on a new version is verified before it serves; this edit itself serves directly
-            // (the running Deployment was written without verification: nothing to compare with).
+            r.getSpec().resources.memory = (limit / MIB) + "Mi";
+            return r;
+        });
+        RagSearch decided = activity.await("status.resize to " + (limit / MIB) + " MiB" + (rollFirst ? ", in place" : ""),
+                Duration.ofMinutes(3), RealClusterEndToEndIT::get, x -> x.getStatus().resize != null
+                        && x.getStatus().resize.memoryLimitBytes == limit && (!rollFirst || "InPlace".equals(x.getStatus().resize.mode)));
+        assertEquals("InPlace", decided.getStatus().resize.mode, decided.getStatus().resize.reason + " " + events(decided.getStatus().resize.reason));
+        RagSearch done = activity.await("every pod resized to " + (limit / MIB) + " MiB and re-tuned (status.resize.retunedAt)",
+                Duration.ofMinutes(4), RealClusterEndToEndIT::get, x -> x.getStatus().resize.retunedAt != null
+                        && x.getStatus().resize.memoryLimitBytes == limit && x.getStatus().resize.pods != null
+                        && x.getStatus().resize.pods.equals(x.getStatus().resize.podsResized));
+        double seconds = since(start);
+        var s = done.getStatus().resize;
+        assertEquals(2, s.pods);
+        assertEquals(s.concurrency, done.getStatus().rerank.running, "the Concurrency column (status.rerank.running) shows what the pods run");
+        assertTrue(s.secondsToRetune != null && s.secondsToRetune >= 0 && s.secondsToRetune < seconds + 2, String.valueOf(s.secondsToRetune));
+        assertTrue(events(ResizePlanner.REASON_IN_PLACE).stream().anyMatch(m -> m.contains((limit / MIB) + " MiB")),
+                "a ResizedInPlace event for " + (limit / MIB) + " MiB: " + events(ResizePlanner.REASON_IN_PLACE));
+        String retuned = "every pod runs at memory " + (limit / MIB) + " MiB with rerank concurrency " + s.concurrency;
+        activity.await("the Retuned event: " + retuned, Duration.ofSeconds(30), () -> events("Retuned"),
+                m -> m.stream().anyMatch(x -> x.startsWith(retuned)));
+        List<String> podSeconds = new ArrayList<>();
+        for (Pod p : routedPods()) {
+            var live = new HttpPodAdminClient().live(p.getStatus().getPodIP(), PodLayout.ADMIN_PORT).orElseThrow();
+            podSeconds.add(String.format(java.util.Locale.ROOT, "%.1f",
+                    Duration.between(activity.editedAt(), java.time.Instant.parse(live.retunedAt())).toMillis() / 1000.0));
+        }
+        return new Retuned(from, s, seconds, String.join(", ", podSeconds), activity.sinceEdit());
+    }
+
+    /**
+     * Each pod still the same process (UID, container start, no restart), at the new limit in its
+     * spec and as the node reports it, with its /calibration live block and /metrics saying the
+     * same limit and concurrency. Its limit source is the cgroup's, or "start" when the pods are
+     * back at the limit they started under ({@code startedUnder}).
+     */
+    static void assertPodsRetuned(List<Pod> before, Map<String, String> started, long limit, int concurrency, long startedUnder)
+            throws Exception {
+        List<Pod> now = routedPods();
+        assertEquals(before.stream().map(p -> p.getMetadata().getUid()).sorted().toList(),
+                now.stream().map(p -> p.getMetadata().getUid()).sorted().toList(), "the same pods (UIDs)");
+        assertEquals(started, starts(now), "the same container starts: nothing restarted");
+        for (Pod p : now) {
+            String name = p.getMetadata().getName();
+            var cs = p.getStatus().getContainerStatuses().stream().filter(c -> PodLayout.SERVER_CONTAINER.equals(c.getName())).findFirst()
+                    .orElseThrow();
+            assertEquals(0, cs.getRestartCount(), name);
+            assertEquals(limit, bytes(serverLimits(p).get("memory")), name + ": spec");
+            assertEquals(limit, bytes(cs.getResources().getLimits().get("memory")), name + ": status.containerStatuses[].resources");
+            String ip = p.getStatus().getPodIP();
+            var live = new HttpPodAdminClient().live(ip, PodLayout.ADMIN_PORT).orElseThrow();
+            assertEquals(limit, live.memoryLimitBytes(), name + ": /calibration live " + live);
+            assertEquals(concurrency, live.concurrency(), name + ": /calibration live " + live);
+            assertTrue(live.inForce(), name + ": " + live);
+            if (agent.memoryLimitsEnforced()) {
+                assertEquals(limit == startedUnder ? io.ragsearch.contract.calibration.LiveRerank.SOURCE_START
+                        : io.ragsearch.contract.calibration.LiveRerank.SOURCE_CGROUP, live.limitSource(), name + ": where the limit comes from");
+            }
+            String metrics = OperatorActivity.get("http://" + ip + ":" + PodLayout.ADMIN_PORT + "/metrics");
+            assertEquals(concurrency, OperatorActivity.value(metrics, "ragsearch_rerank_concurrency"), name + ": /metrics");
+            assertEquals((double) limit, OperatorActivity.value(metrics, "ragsearch_memory_limit_bytes"), name + ": /metrics");
+        }
+    }
+
+    /** The concurrency the contract's formula gives under {@code limit} with each pod's own measurement (the lowest). */
+    static int expectedConcurrency(List<Pod> pods, long limit) throws Exception {
+        int lowest = Integer.MAX_VALUE;
+        RagSearch r = get();
+        Long cpu = r.getSpec().resources.cpu == null ? null : io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(
+                new io.fabric8.kubernetes.api.model.Quantity(r.getSpec().resources.cpu)).multiply(java.math.BigDecimal.valueOf(1000)).longValue();
+        int headroom = r.getSpec().rerank == null || r.getSpec().rerank.headroomPercent == null ? 10 : r.getSpec().rerank.headroomPercent;
+        for (Pod p : pods) {
+            var c = new HttpPodAdminClient().calibration(p.getStatus().getPodIP(), PodLayout.ADMIN_PORT).orElseThrow();
+            var safe = RerankBudget.safe(new RerankBudget.Limits(limit, cpu, headroom),
+                    new RerankBudget.Measurement(c.residentBytes(), c.perRunBytes(), Math.max(1, c.intraOpThreads())));
+            lowest = Math.min(lowest, RerankBudget.effective(RerankBudget.Request.auto(), safe).concurrency());
+        }
+        return lowest;
+    }
+
+    @Test
+    @Order(3)
+    void aResizeNoNodeCanHoldIsRefusedRollsToAPodThatWaitsAndGoesBackInPlace() throws Exception {
+        List<Pod> before = routedPods();
+        Map<String, String> started = starts(before);
+        String hashBefore = configHash();
+        long templateMemory = bytes(serverLimits(admin.apps().deployments().inNamespace(ns).withName(NAME).get().getSpec().getTemplate()
+                .getSpec()).get("memory"));
+        // where the pods run now (the in-place scenario left them at its last step): the refusal must leave them there
+        long podMemory = bytes(serverLimits(before.get(0)).get("memory"));
+        int podConcurrency = new HttpPodAdminClient().live(before.get(0).getStatus().getPodIP(), PodLayout.ADMIN_PORT).orElseThrow()
+                .concurrency();
+        Searching searching = Searching.start();
+        try (searching) {
+            OperatorActivity activity = activity();
+            long start = System.nanoTime();
+            admin.resources(RagSearch.class).inNamespace(ns).withName(NAME).edit(r -> {
+                r.getSpec().resources.memory = "1000Gi";
+                return r;
+            });
+            // The API server refuses the resize (its PodResize admission: beyond the node's allocatable); the operator says so and rolls.
+            String refusal = activity.await("an InPlaceResizeRefused event", Duration.ofMinutes(3),
+                    () -> warnings(ResizePlanner.REASON_REFUSED), m -> !m.isEmpty()).get(0);
+            double tRefused = since(start);
+            assertTrue(refusal.contains("403") && refusal.contains("allocatable"), refusal);
+            Pod waiting = activity.await("the roll's new pod, not placed (PodScheduled False, Unschedulable)", Duration.ofMinutes(3),
+                    () -> admin.pods().inNamespace(ns).withLabel(Labels.LABEL_INSTANCE, NAME).list().getItems().stream()
+                            .filter(p -> !hashBefore.equals(p.getMetadata().getLabels().get(Labels.CONFIG_HASH))).findFirst().orElse(null),
+                    p -> p != null && p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
+                            .anyMatch(c -> "PodScheduled".equals(c.getType()) && "Unschedulable".equals(c.getReason())));
+            double tWaiting = since(start);
+            RagSearch rolled = activity.await("status.resize: a roll, the in-place resize refused", Duration.ofMinutes(1),
+                    RealClusterEndToEndIT::get, x -> "Roll".equals(x.getStatus().resize.mode)
+                            && ResizePlanner.REASON_REFUSED.equals(x.getStatus().resize.reason));
+            assertTrue(rolled.getStatus().resize.refused.contains("allocatable"), rolled.getStatus().resize.refused);
+            String why = waiting.getStatus().getConditions().stream().filter(c -> "PodScheduled".equals(c.getType())).findFirst()
+                    .orElseThrow().getMessage();
+            traffic.awaitServed(3);
+            note("memory → 1000 Gi: the API server refused the in-place resize (event after %.1f s: %s); the operator rolled: new pod %s "
+                            + "not placed after %.1f s (%s); the running pods serve on", tRefused, abbreviate(refusal), waiting.getMetadata().getName(),
+                    tWaiting, why);
+            assertTrue(why.contains("Insufficient memory"), why);
+            assertPodsRetuned(before, started, podMemory, podConcurrency, templateMemory);
+
+            // Back to the template's limits: the Deployment returns to the running pods' ReplicaSet
+            // and the running pods are resized to those limits in place.
+            int expected = expectedConcurrency(before, templateMemory);
+            Retuned back = resizeInPlace(templateMemory, true);
+            assertTrue(events(ResizePlanner.REASON_ROLLOUT).stream().anyMatch(m -> m.contains("rollout has not finished")),
+                    "first a roll back to the running pods' template: " + events(ResizePlanner.REASON_ROLLOUT));
+            // Open finding (issue 29): in the runs of 2026-12-06 the roll's waiting pod was still there 300 s after the way
+            // back although the pods serve the template again, so it is reported here, not asserted.
+            Pod left = admin.pods().inNamespace(ns).withName(waiting.getMetadata().getName()).get();
+            note("the refused roll's waiting pod after the way back: %s; configuration hash %s (before the refusal %s)",
+                    left == null ? "gone" : "still there, " + left.getStatus().getPhase() + ", owned by "
+                            + left.getMetadata().getOwnerReferences().stream().map(o -> o.getName()).toList(),
+                    configHash(), hashBefore);
+            note("memory back to the template's %d Mi: the running pods resized in place %.1f s after the edit "
+                            + "(secondsToRetune %.1f), concurrency %d (expected %d)", templateMemory >> 20, back.seconds,
+                    back.status.secondsToRetune, back.status.concurrency, expected);
+            assertEquals(expected, back.status.concurrency);
+            assertPodsRetuned(before, started, templateMemory, expected, templateMemory);
+            traffic.awaitServed(3);
+        }
+        note("searches while refused, rolled and resized back: %s", searching);
+        searching.assertAllServedBySamePods();
+    }
+
+    static String abbreviate(String s) {
+        return s.length() > 220 ? s.substring(0, 220) + "…" : s;
+    }
+
+    /** Container start times by pod name. */
+    static Map<String, String> starts(List<Pod> pods) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (Pod p : pods) {
+            out.put(p.getMetadata().getName(), p.getStatus().getContainerStatuses().stream()
+                    .filter(c -> PodLayout.SERVER_CONTAINER.equals(c.getName())).findFirst().orElseThrow().getState().getRunning().getStartedAt());
+        }
+        return out;
+    }
+
+    static Map<String, io.fabric8.kubernetes.api.model.Quantity> serverLimits(Pod p) {
+        return serverLimits(p.getSpec());
+    }
+
+    static Map<String, io.fabric8.kubernetes.api.model.Quantity> serverLimits(io.fabric8.kubernetes.api.model.PodSpec spec) {
+        return spec.getContainers().stream().filter(c -> PodLayout.SERVER_CONTAINER.equals(c.getName())).findFirst().orElseThrow()
+                .getResources().getLimits();
+    }
+
+    static long bytes(io.fabric8.kubernetes.api.model.Quantity q) {
+        return io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(q).longValue();
+    }
+
+    /** The messages of the namespace's events with this reason, oldest first. */
+    static List<String> events(String reason) {
+        return admin.v1().events().inNamespace(ns).list().getItems().stream().filter(e -> reason.equals(e.getReason()))
+                .map(io.fabric8.kubernetes.api.model.Event::getMessage).toList();
+    }
+
+    static List<String> warnings(String reason) {
+        return admin.v1().events().inNamespace(ns).list().getItems().stream()
+                .filter(e -> reason.equals(e.getReason()) && "Warning".equals(e.getType()))
+                .map(io.fabric8.kubernetes.api.model.Event::getMessage).toList();
+    }
+
+    /** What the operator did since now (an edit follows), for waits that may time out. */
+    static OperatorActivity activity() {
+        return OperatorActivity.mark(RealClusterEndToEndIT::operatorPods, RealClusterEndToEndIT::get,
+                () -> lease().getSpec().getHolderIdentity());
+    }
+
+    /**
+     * A client searching through the Service while a scenario runs, counted from its start, and the
+     * Service's ready pods sampled on a thread: any set other than the first is a change.
+     */
+    static final class Searching implements AutoCloseable {
+        private final int servedBefore = traffic.served.get();
+        private final int failedBefore = traffic.failed.get();
+        private final List<String> first = servingPodNames();
+        private final List<String> changes = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final Thread watch;
+
+        private Searching() {
+            watch = new Thread(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    try {
+                        List<String> now = servingPodNames();
+                        if (!now.equals(first) && (changes.isEmpty() || !changes.get(changes.size() - 1).equals(now.toString()))) {
+                            changes.add(now.toString());
+                        }
+                        Thread.sleep(250);
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (RuntimeException e) {
+                        // the API server busy for a moment: look again
+                    }
+                }
+            }, "serving-pods-watch");
+            watch.setDaemon(true);
+            watch.start();
+        }
+
+        /** Starts searching and returns once 5 searches were served. */
+        static Searching start() {
+            Searching s = new Searching();
+            traffic.keepSearching("handbook", "expense report deadline");
+            traffic.awaitServed(5);
+            return s;
+        }
+
+        void assertAllServedBySamePods() {
+            assertTrue(traffic.served.get() > servedBefore);
+            assertEquals(failedBefore, traffic.failed.get(), String.valueOf(traffic.failures));
+            assertEquals(List.of(), List.copyOf(changes), "the Service's ready pods were the same throughout: " + first);
+        }
+
+        @Override
+        public String toString() {
+            return String.format(java.util.Locale.ROOT, "%d served, %d failed %s; the Service's ready pods %s, changed: %s",
+                    traffic.served.get() - servedBefore, traffic.failed.get() - failedBefore,
+                    traffic.failures.isEmpty() ? "" : traffic.failures.subList(0, Math.min(3, traffic.failures.size())), first, changes);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            traffic.stopSearching();
+            watch.interrupt();
+        }
+    }
+
+    @Test
+    @Order(4)
+    void aVersionThatLostADocumentIsHeldBackWhileTheRunningPodsServeEveryCall() throws Exception {
+        // From now on a new version is verified before it serves; the running one counts as verified (no roll: the
+        // version is the Deployment's annotation, not its pod template's).
+        admin.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-checks")
+                .withNamespace(ns).endMetadata().addToData("checks.yaml", CHECKS).build()).serverSideApply();
+        String template = configHash();
+        OperatorActivity activity = activity();
+        admin.resources(RagSearch.class).inNamespace(ns).withName(NAME).edit(r -> {
             VerificationSpec v = new VerificationSpec();
             v.configMap = "handbook-checks";
             v.timeoutSeconds = 300;
             r.getSpec().verification = v;
             return r;
         });
-        RagSearch retuned = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(RealClusterEndToEndIT::get,
-                x -> x.getStatus().rerank.memoryLimitBytes == 1200 * MIB);
-        note("limit 1500 → 1200 Mi: recomputed after %.2f s: concurrency %d → %d", since(start),
-                before.getStatus().rerank.effective, retuned.getStatus().rerank.effective);
-        await().atMost(Duration.ofSeconds(60)).until(() -> !hashBefore.equals(configHash()));
-
-        await().atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofMillis(500)).until(() -> {
-            RagSearch x = get();
-            return Conditions.isTrue(x.getStatus().conditions, Conditions.READY) && RerankStatus.BASIS_MEASURED.equals(x.getStatus().rerank.basis)
-                    && x.getStatus().rerank.calibrationKey.equals(retuned.getStatus().rerank.calibrationKey) && currentPodsOnly();
-        });
-        note("roll finished (only pods of the new template, measured under 1200 Mi) after %.1f s; ReplicaSets now %d",
-                since(start), admin.apps().replicaSets().inNamespace(ns).list().getItems().size());
-        traffic.awaitServed(5);
-        traffic.stopSearching();
-        pdbWatch.interrupt();
-        note("searches through the Service's ready pods during the roll: %d served, %d failed %s; PDB currentHealthy never below %d",
-                traffic.served.get(), traffic.failed.get(),
-                traffic.failures.isEmpty() ? "" : traffic.failures.subList(0, Math.min(3, traffic.failures.size())), leastHealthy.get());
-        assertTrue(traffic.served.get() > 0);
-        assertEquals(0, traffic.failed.get(), String.valueOf(traffic.failures));
-        assertTrue(leastHealthy.get() >= 1, "the PDB's minAvailable 1 held: " + leastHealthy.get());
-    }
-
-    @Test
-    @Order(3)
-    void aVersionThatLostADocumentIsHeldBackWhileTheRunningPodsServeEveryCall() throws Exception {
-        assertEquals("True", condition(get(), Conditions.VERIFIED).getStatus(), "the running version counts as verified");
+        activity.await("the Verified condition True for the running version", Duration.ofMinutes(3), RealClusterEndToEndIT::get,
+                x -> x.getStatus().conditions != null && Conditions.find(x.getStatus().conditions, Conditions.VERIFIED)
+                        .map(c -> "True".equals(c.getStatus())).orElse(false));
+        assertEquals(template, configHash(), "turning verification on rolls nothing");
         List<String> servingBefore = servingPodNames();
         String hashBefore = configHash();
         int servedBefore = traffic.served.get();
@@ -345,7 +672,7 @@ class RealClusterEndToEndIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aGoodVersionIsPromotedAndRollsWithoutAFailedSearch() throws Exception {
         String hashBefore = configHash();
         int servedBefore = traffic.served.get();
@@ -384,7 +711,7 @@ class RealClusterEndToEndIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void whenTheLeadingOperatorStopsOrDiesAnotherTakesOverAndReconciles() {
         // A roll or a drain: the leader's pod deleted, its process stopped with SIGTERM, the Lease released.
         String leader = lease().getSpec().getHolderIdentity();
@@ -429,7 +756,7 @@ class RealClusterEndToEndIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void deletingTheRagSearchLetsGarbageCollectionRemoveEveryChild() {
         List<String> children = owned();
         assertTrue(children.stream().anyMatch(c -> c.startsWith("ReplicaSet/")) && children.stream().anyMatch(c -> c.startsWith("Pod/")),

@@ -203,6 +203,107 @@ class VerificationEndToEndIT {
         assertTrue(client.v1().events().inNamespace(NS).list().getItems().stream().anyMatch(e -> e.getReason().equals("Promoted")));
     }
 
+    /**
+     * Issue 30: a change to mode jwt is verified and promoted like any other. The candidate has no
+     * token for its own /mcp (none exists in mode jwt), so it asks its tools in process; it holds none
+     * a baseline would take either, so it is judged on the checks alone. The keys come from a JWKS on
+     * loopback; afterwards the serving pods refuse a request without a token and serve the granted one.
+     */
+    @Test
+    @Order(4)
+    void aChangeToModeJwtIsVerifiedAndPromoted() throws Exception {
+        java.security.KeyPairGenerator gen = java.security.KeyPairGenerator.getInstance("EC");
+        gen.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
+        java.security.KeyPair keys = gen.generateKeyPair();
+        com.sun.net.httpserver.HttpServer jwks = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        byte[] set = ("{\"keys\":[" + publicJwk((java.security.interfaces.ECPublicKey) keys.getPublic()) + "]}")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        jwks.createContext("/jwks", ex -> {
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, set.length);
+            ex.getResponseBody().write(set);
+            ex.close();
+        });
+        jwks.start();
+        String issuer = "http://127.0.0.1:" + jwks.getAddress().getPort();
+        try {
+            long start = System.nanoTime();
+            RagSearch edit = get();
+            String versionBefore = edit.getStatus().verification.version;
+            io.ragsearch.operator.model.Auth auth = new io.ragsearch.operator.model.Auth();
+            auth.mode = "jwt";
+            auth.issuer = issuer;
+            auth.audiences = List.of("ragsearch.verify");
+            auth.jwksUrl = issuer + "/jwks";
+            io.ragsearch.operator.model.AccessRule rule = new io.ragsearch.operator.model.AccessRule();
+            rule.projects = List.of("handbook-en");
+            rule.subjects = List.of("agent-7");
+            auth.access = List.of(rule);
+            edit.getSpec().auth = auth;
+            client.resource(edit).update();
+            RagSearch promoted = await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200)).until(VerificationEndToEndIT::get,
+                    x -> x.getStatus().verification != null && VerificationStatus.PROMOTED.equals(x.getStatus().verification.state)
+                            && "Passed".equals(x.getStatus().verification.outcome)
+                            && !versionBefore.equals(x.getStatus().verification.version));
+            double tPromoted = since(start);
+            await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200)).until(() ->
+                    Conditions.isTrue(get().getStatus().conditions, Conditions.READY) && servingPodsOnlyOfCurrentTemplate() && candidate() == null);
+            var v = promoted.getStatus().verification;
+            note("change to mode jwt: promoted %.1f s after the spec change (checks ran %d ms in process, %d passed, %d failed)",
+                    tPromoted, v.checksMillis, v.passed, v.failed);
+            assertEquals("True", condition(promoted, Conditions.VERIFIED).getStatus());
+            assertEquals(6, v.passed);
+
+            String ip = client.pods().inNamespace(NS).withName(servingPods().get(0)).get().getStatus().getPodIP();
+            assertEquals(401, initialize(ip, null).statusCode(), "a serving pod of the promoted version wants a token");
+            String granted = es256(keys.getPrivate(), "{\"alg\":\"ES256\",\"kid\":\"k1\",\"typ\":\"JWT\"}",
+                    "{\"iss\":\"" + issuer + "\",\"aud\":\"ragsearch.verify\",\"sub\":\"agent-7\",\"iat\":" + (System.currentTimeMillis() / 1000)
+                            + ",\"exp\":" + (System.currentTimeMillis() / 1000 + 600) + "}");
+            java.net.http.HttpResponse<String> served = initialize(ip, granted);
+            assertEquals(200, served.statusCode(), served.body());
+        } finally {
+            jwks.stop(0);
+        }
+    }
+
+    private static java.net.http.HttpResponse<String> initialize(String ip, String token) throws Exception {
+        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + ip + ":8080/mcp"))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                        + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}"));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return java.net.http.HttpClient.newHttpClient().send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String publicJwk(java.security.interfaces.ECPublicKey key) {
+        return "{\"kty\":\"EC\",\"crv\":\"P-256\",\"kid\":\"k1\",\"use\":\"sig\",\"alg\":\"ES256\",\"x\":\""
+                + b64(unsigned32(key.getW().getAffineX())) + "\",\"y\":\"" + b64(unsigned32(key.getW().getAffineY())) + "\"}";
+    }
+
+    /** A coordinate as JWK wants it: exactly 32 big-endian bytes. */
+    private static byte[] unsigned32(java.math.BigInteger n) {
+        byte[] raw = n.toByteArray();
+        byte[] out = new byte[32];
+        int copy = Math.min(32, raw.length);
+        System.arraycopy(raw, raw.length - copy, out, 32 - copy, copy);
+        return out;
+    }
+
+    private static String es256(java.security.PrivateKey key, String header, String claims) throws Exception {
+        String signingInput = b64(header.getBytes(java.nio.charset.StandardCharsets.UTF_8)) + "."
+                + b64(claims.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        java.security.Signature sig = java.security.Signature.getInstance("SHA256withECDSAinP1363Format");
+        sig.initSign(key);
+        sig.update(signingInput.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        return signingInput + "." + b64(sig.sign());
+    }
+
+    private static String b64(byte[] bytes) {
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
     /** Polls the serving pods every 200 ms and records each poll where one of them was not ready or gone. */
     static final class PodWatch implements AutoCloseable {
         final List<String> missing = new CopyOnWriteArrayList<>();

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.reconcile.LeaderElection;
+import io.ragsearch.operator.metrics.ReconcileTraces;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
 import io.ragsearch.operator.reconcile.RagSearchReconciler;
 import picocli.CommandLine.Command;
@@ -79,14 +80,16 @@ public final class RunCommand implements Runnable {
         checkReachable(client);
         io.ragsearch.operator.manifest.AdminAccess admin = new io.ragsearch.operator.manifest.AdminAccess(
                 blankToNull(operatorNamespace), blankToNull(scrapeNamespace), scrapePodLabels);
+        ReconcileTraces traces = ReconcileTraces.start(System.getenv(), OperatorVersion.current());
         OperatorRuntime operator = new OperatorRuntime(client, new HttpPodAdminClient(),
                 RagSearchReconciler.Settings.defaults().withAdminAccess(admin), watched, leaderElection ? LeaderElection.inCluster(
                 leaseNamespace, identity == null || identity.isBlank() ? hostName() : identity) : null,
-                serverSideApply ? OperatorRuntime.Apply.SERVER_SIDE : OperatorRuntime.Apply.PLAIN);
+                serverSideApply ? OperatorRuntime.Apply.SERVER_SIDE : OperatorRuntime.Apply.PLAIN, traces);
         HttpServer health = healthServer(operator::healthy, operator.metrics()::render);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             operator.close();
+            traces.close(); // after the last reconcile: its span is flushed
             health.stop(0);
             client.close();
             stopped.countDown();

@@ -25,6 +25,13 @@ public final class OptionalObjectWanted {
         }
     }
 
+    public static final class Autoscaler implements Condition<HasMetadata, RagSearch> {
+        @Override
+        public boolean isMet(DependentResource<HasMetadata, RagSearch> dependent, RagSearch primary, Context<RagSearch> context) {
+            return primary.getSpec().autoscaling != null;
+        }
+    }
+
     /** A new version is being verified: the reconciler put its candidate into this reconcile's manifests. */
     public static final class Candidate implements Condition<HasMetadata, RagSearch> {
         @Override

@@ -65,6 +65,7 @@ public final class ManifestFactory {
                 .withMetadata(OwnedMeta.of(spec, spec.name()))
                 .editMetadata().addToAnnotations(Labels.VERSION, version).endMetadata()
                 .withNewSpec()
+                // spec.replicas, which the scale subresource moves (kubectl scale, the autoscaler): one owner of the number.
                 .withReplicas(spec.replicas())
                 .withNewSelector().withMatchLabels(Labels.selector(spec.name())).endSelector()
                 // Surge before removing: a roll never drops below the desired ready pods.
@@ -86,6 +87,7 @@ public final class ManifestFactory {
                 .withTargetPort(new IntOrString(PodLayout.MCP_PORT_NAME)).withProtocol("TCP").endPort()
                 .endSpec()
                 .build();
-        return new Manifests(configMap, deployment, service, PolicyObjects.disruptionBudget(spec), PolicyObjects.networkPolicy(spec, admin), hash, null);
+        return new Manifests(configMap, deployment, service, PolicyObjects.disruptionBudget(spec), PolicyObjects.networkPolicy(spec, admin), hash, null,
+                PolicyObjects.autoscaler(spec));
     }
 }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.ragsearch.operator.naming.Labels;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
@@ -15,13 +16,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Everything the reconciler applies for one RagSearch. The optional objects are null when the
+ * Everything the reconciler applies for one RagSearch. The optional objects (the autoscaler among them) are null when the
  * spec does not ask for them, the candidate when no new version is being verified.
  * {@code configHash} is also on the pod template.
  */
 public record Manifests(ConfigMap configMap, Deployment deployment, Service service,
                         PodDisruptionBudget disruptionBudget, NetworkPolicy networkPolicy, String configHash,
-                        CandidateObjects.Candidate candidate) {
+                        CandidateObjects.Candidate candidate, HorizontalPodAutoscaler autoscaler) {
 
     public static final Object CONTEXT_KEY = Manifests.class;
 
@@ -48,12 +49,12 @@ public record Manifests(ConfigMap configMap, Deployment deployment, Service serv
                 : new ConfigMapBuilder(configMap).withData(runningConfig.getData()).build();
         String hash = runningTemplate.getMetadata().getAnnotations() == null ? configHash
                 : runningTemplate.getMetadata().getAnnotations().getOrDefault(Labels.CONFIG_HASH, configHash);
-        return new Manifests(config, held, service, disruptionBudget, networkPolicy, hash, candidate);
+        return new Manifests(config, held, service, disruptionBudget, networkPolicy, hash, candidate, autoscaler);
     }
 
     /** These manifests with a candidate beside the serving objects. */
     public Manifests withCandidate(CandidateObjects.Candidate candidate) {
-        return new Manifests(configMap, deployment, service, disruptionBudget, networkPolicy, configHash, candidate);
+        return new Manifests(configMap, deployment, service, disruptionBudget, networkPolicy, configHash, candidate, autoscaler);
     }
 
     /** In apply order: the config before the pods that mount it. */
@@ -64,6 +65,9 @@ public record Manifests(ConfigMap configMap, Deployment deployment, Service serv
         }
         if (networkPolicy != null) {
             all.add(networkPolicy);
+        }
+        if (autoscaler != null) {
+            all.add(autoscaler);
         }
         if (candidate != null) {
             all.add(candidate.configMap());

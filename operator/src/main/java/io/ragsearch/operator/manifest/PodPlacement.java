@@ -19,8 +19,6 @@ import java.util.Map;
 final class PodPlacement {
     /** Non-root user of the server image. */
     static final long RUN_AS_USER = 10001;
-    /** Rerank runs finish (queue timeout 10 s, one run a few seconds) before the kill, after the preStop delay. */
-    static final long SHUTDOWN_SECONDS = 30;
 
     private PodPlacement() {
     }
@@ -43,7 +41,7 @@ final class PodPlacement {
         if (s.imagePullSecrets != null && !s.imagePullSecrets.isEmpty()) {
             pod.withImagePullSecrets(s.imagePullSecrets);
         }
-        pod.withTerminationGracePeriodSeconds(preStopDelaySeconds(spec) + SHUTDOWN_SECONDS);
+        pod.withTerminationGracePeriodSeconds(preStopDelaySeconds(spec) + shutdownSeconds(spec));
         pod.withSecurityContext(security(s));
     }
 
@@ -87,6 +85,11 @@ final class PodPlacement {
     static long preStopDelaySeconds(CheckedSpec spec) {
         Integer d = settings(spec).preStopDelaySeconds;
         return d == null ? PodSettings.DEFAULT_PRE_STOP_DELAY_SECONDS : d;
+    }
+
+    static long shutdownSeconds(CheckedSpec spec) {
+        Integer s = settings(spec).shutdownSeconds;
+        return s == null ? PodSettings.DEFAULT_SHUTDOWN_SECONDS : s;
     }
 
     static Map<String, String> extraLabels(CheckedSpec spec) {

@@ -44,6 +44,8 @@ final class PodTemplate {
     }
 
     static final int STARTUP_PERIOD_SECONDS = 5;
+    /** The kubelet renews a projected token at 80 % of its life; an hour is the usual in-cluster token's. */
+    static final long KUBE_API_TOKEN_SECONDS = 3600;
 
     static PodSpec podSpec(CheckedSpec spec, int concurrency) {
         RagSearchSpec s = spec.spec();
@@ -55,6 +57,18 @@ final class PodTemplate {
         volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity(spec.tmpSize()))
                 .endEmptyDir().build());
         mounts.add(mount("tmp", "/tmp", false, null));
+        if (s.auth != null && Boolean.TRUE.equals(s.auth.kubernetesKeys)) {
+            // The API server's JWKS wants a token unless discovery is open to anonymous callers: the
+            // pod's own (its ServiceAccount is in system:serviceaccounts, which the default
+            // system:service-account-issuer-discovery binding admits), rotated by the kubelet, and the cluster CA.
+            volumes.add(new VolumeBuilder().withName(PodLayout.KUBE_API_VOLUME).withNewProjected()
+                    .addNewSource().withNewServiceAccountToken().withPath(PodLayout.KUBE_API_TOKEN)
+                    .withExpirationSeconds(KUBE_API_TOKEN_SECONDS).endServiceAccountToken().endSource()
+                    .addNewSource().withNewConfigMap().withName("kube-root-ca.crt").addNewItem().withKey("ca.crt")
+                    .withPath(PodLayout.KUBE_API_CA).endItem().endConfigMap().endSource()
+                    .endProjected().build());
+            mounts.add(mount(PodLayout.KUBE_API_VOLUME, PodLayout.KUBE_API_DIR, true, null));
+        }
         if (s.vectorCache != null) {
             volumes.add(new VolumeBuilder().withName("vector-cache").withNewPersistentVolumeClaim()
                     .withClaimName(s.vectorCache.claimName).endPersistentVolumeClaim().build());
@@ -107,6 +121,10 @@ final class PodTemplate {
                 .addNewPort().withName(PodLayout.ADMIN_PORT_NAME).withContainerPort(PodLayout.ADMIN_PORT).withProtocol("TCP").endPort()
                 .withEnv(env(spec, concurrency, modelDir))
                 .withResources(resources(spec, fetched))
+                // Resized in place without a restart: the server follows its memory limit and moves its
+                // rerank permits itself (docs/memory.md); CPU needs nothing of the process.
+                .addNewResizePolicy().withResourceName("memory").withRestartPolicy("NotRequired").endResizePolicy()
+                .addNewResizePolicy().withResourceName("cpu").withRestartPolicy("NotRequired").endResizePolicy()
                 .withLifecycle(PodPlacement.lifecycle(spec))
                 // Model load and the lexical index build take their time: the startup probe covers
                 // them, so liveness never has to wait for a slow start. Article embedding (hours
@@ -160,8 +178,14 @@ final class PodTemplate {
             env.add(fromSecret(Environment.DB_USER, secret, Database.USER_KEY));
             env.add(fromSecret(Environment.DB_PASSWORD, secret, Database.PASSWORD_KEY));
         }
-        if (s.auth != null) {
+        if (s.auth != null && s.auth.bearerTokenSecretRef != null) {
             env.add(fromSecret(Environment.AUTH_TOKEN, s.auth.bearerTokenSecretRef.name, Auth.TOKEN_KEY));
+        }
+        if (s.telemetry != null) {
+            // Traces only where the RagSearch says: the server exports nothing without an OTEL_* variable.
+            env.add(plain("OTEL_EXPORTER_OTLP_ENDPOINT", s.telemetry.otlpEndpoint));
+            env.add(plain("OTEL_SERVICE_NAME", spec.name()));
+            env.add(plain("OTEL_RESOURCE_ATTRIBUTES", "k8s.namespace.name=" + spec.namespace()));
         }
         // Java 17 takes the file-name encoding from the locale: Korean file names need UTF-8.
         env.add(plain("LANG", "C.UTF-8"));

@@ -1,12 +1,17 @@
 package io.ragsearch.operator.manifest;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.naming.Labels;
 import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.spec.CheckedSpec;
@@ -15,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The objects a spec may ask for besides the server: a PodDisruptionBudget and a NetworkPolicy. */
+/** The objects a spec may ask for besides the server: a PodDisruptionBudget, a NetworkPolicy and a HorizontalPodAutoscaler. */
 final class PolicyObjects {
 
     private PolicyObjects() {
@@ -33,6 +38,42 @@ final class PolicyObjects {
                 .withNewSelector().withMatchLabels(Labels.selector(spec.name())).endSelector()
                 .endSpec()
                 .build();
+    }
+
+    /**
+     * The autoscaler of spec.autoscaling. It scales the RagSearch, not the Deployment: through the
+     * RagSearch's scale subresource it moves spec.replicas, which the operator writes into the
+     * Deployment, so the operator never undoes what the autoscaler decided (one owner of the number).
+     */
+    static HorizontalPodAutoscaler autoscaler(CheckedSpec spec) {
+        CheckedSpec.Autoscale a = spec.autoscale();
+        if (a == null) {
+            return null;
+        }
+        List<MetricSpec> metrics = new ArrayList<>();
+        if (a.cpuPercent() != null) {
+            metrics.add(utilization("cpu", a.cpuPercent()));
+        }
+        if (a.memoryPercent() != null) {
+            metrics.add(utilization("memory", a.memoryPercent()));
+        }
+        return new HorizontalPodAutoscalerBuilder()
+                .withMetadata(OwnedMeta.of(spec, spec.name()))
+                .withNewSpec()
+                .withNewScaleTargetRef().withApiVersion(RagSearch.API_VERSION).withKind("RagSearch").withName(spec.name()).endScaleTargetRef()
+                .withMinReplicas(a.minReplicas())
+                .withMaxReplicas(a.maxReplicas())
+                .withMetrics(metrics)
+                .withNewBehavior().withNewScaleDown().withStabilizationWindowSeconds(a.scaleDownStabilizationSeconds())
+                .endScaleDown().endBehavior()
+                .endSpec()
+                .build();
+    }
+
+    private static MetricSpec utilization(String resource, int percent) {
+        return new MetricSpecBuilder().withType("Resource").withNewResource().withName(resource)
+                .withNewTarget().withType("Utilization").withAverageUtilization(percent).endTarget()
+                .endResource().build();
     }
 
     static NetworkPolicy networkPolicy(CheckedSpec spec, AdminAccess admin) {

@@ -12,6 +12,7 @@ import io.ragsearch.operator.model.ModelSource;
 import io.ragsearch.operator.model.Project;
 import io.ragsearch.operator.model.RagSearchSpec;
 import io.ragsearch.operator.naming.PodLayout;
+import io.ragsearch.operator.spec.AuthSection;
 import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.util.ArrayList;
@@ -20,7 +21,8 @@ import java.util.List;
 /**
  * The search server's configuration file, written from the spec as the contract's typed
  * {@link ServerSettings}. Listener, concurrency and secrets stay out of it: they come from the
- * environment the Deployment sets.
+ * environment the Deployment sets. What the concurrency was asked as ({@code rerank.retune}) is in
+ * it: the server recomputes its permits from it when its memory limit is resized in place.
  */
 public final class ServerConfigYaml {
 
@@ -38,7 +40,7 @@ public final class ServerConfigYaml {
             .addMixIn(ServerSettings.Rerank.class, RerankOrder.class)
             .addMixIn(ServerSettings.Project.class, ProjectOrder.class);
 
-    @JsonPropertyOrder({"server", "rerank", "models", "database", "projects"})
+    @JsonPropertyOrder({"server", "rerank", "models", "database", "projects", "auth"})
     private interface SettingsOrder {
     }
 
@@ -72,8 +74,11 @@ public final class ServerConfigYaml {
     public static ServerSettings settings(CheckedSpec checked) {
         RagSearchSpec spec = checked.spec();
         Integer queueTimeout = spec.rerank == null ? null : spec.rerank.queueTimeoutMillis;
+        // What the server needs to apply the same budget itself when its memory limit is resized in place.
+        ServerSettings.Retune retune = new ServerSettings.Retune(checked.request().fixed(), checked.request().force() ? true : null,
+                checked.headroomPercent(), checked.cpuMillis() == null ? null : Math.toIntExact(checked.cpuMillis()));
         ServerSettings.Rerank rerank = ServerSettings.Rerank.EMPTY.withQueueTimeoutMillis(queueTimeout)
-                .withIntraOpThreads(checked.intraOpThreads());
+                .withIntraOpThreads(checked.intraOpThreads()).withRetune(checked.reranks() ? retune : null);
         ServerSettings.Models models = spec.models == null || spec.models.embedding == null ? null
                 : new ServerSettings.Models(embedding(spec.models.embedding));
         ModelSource reranker = spec.models == null ? null : spec.models.reranker;
@@ -83,7 +88,7 @@ public final class ServerConfigYaml {
                     .withLanguage(p.language).withRetrieval(p.retrieval).withGate(gate(p.gate, spec.gate))
                     .withReranker(reranker == null ? null : reranker(reranker)));
         }
-        return ServerSettings.EMPTY.withModels(models).withRerank(rerank).withProjects(List.copyOf(projects));
+        return ServerSettings.EMPTY.withModels(models).withRerank(rerank).withProjects(List.copyOf(projects)).withAuth(AuthSection.of(spec.auth));
     }
 
     /** The database's URL, user and password reach the pod as environment variables (from the Secret). */
@@ -103,17 +108,18 @@ public final class ServerConfigYaml {
 
     /**
      * Built-in by name, otherwise the directory below RAGSEARCH_MODEL_DIR that the pod mounts or fetches into;
-     * maxSeqLen is passed on (the server cuts passages and queries there), the other vector settings keep the server's defaults.
+     * the vector settings as the spec gives them (absent ones keep the server's defaults for that model).
      */
     private static ServerSettings.ModelRef embedding(ModelSource m) {
         return (m.builtin != null ? ServerSettings.ModelRef.ofBuiltin(m.builtin) : ServerSettings.ModelRef.ofPath("embedding"))
-                .withMaxSeqLen(m.maxSeqLen);
+                .withMaxSeqLen(m.maxSeqLen).withPooling(m.pooling).withNormalize(m.normalize).withQueryPrefix(m.queryPrefix)
+                .withPassagePrefix(m.passagePrefix).withOutput(m.output).withDimension(m.dimension);
     }
 
     private static ServerSettings.RerankerRef reranker(ModelSource m) {
         ServerSettings.RerankerRef ref = m.builtin != null ? ServerSettings.RerankerRef.ofBuiltin(m.builtin)
                 : ServerSettings.RerankerRef.ofPath("reranker");
-        return ref.withMaxSeqLen(m.maxSeqLen);
+        return ref.withMaxSeqLen(m.maxSeqLen).withScoreMapping(m.scoreMapping).withPositiveClass(m.positiveClass);
     }
 
     private static ServerSettings.Gate gate(Gate own, Gate shared) {

@@ -76,7 +76,7 @@ public final class OperatorMetrics {
                 .append("ragsearch_operator_reconcile_seconds_count ").append(count.sum()).append('\n');
         Instant cutoff = Instant.now().minus(STALE);
         decisions.values().removeIf(e -> e.at().isBefore(cutoff));
-        gauge(out, "ragsearch_operator_rerank_concurrency", "Effective rerank concurrency set on the pods", d -> d.effective());
+        gauge(out, "ragsearch_operator_rerank_concurrency", "Rerank concurrency the pods run (after an in-place resize, the live bound they report)", d -> d.effective());
         gauge(out, "ragsearch_operator_rerank_safe_concurrency", "Safe concurrency from the measurement (-1: none yet)",
                 d -> d.safe() == null ? -1 : d.safe());
         gauge(out, "ragsearch_operator_replicas", "Desired replicas", Decision::replicas);

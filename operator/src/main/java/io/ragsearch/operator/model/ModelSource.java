@@ -41,4 +41,43 @@ public class ModelSource {
             + BuiltinModels.RERANK_STAND_IN + ", 512 for pvc and url), and calibration measures at this length. Embedding: "
             + "one query or article (default 512 for " + BuiltinModels.EMBEDDING_E5 + ", 256 otherwise).")
     public Integer maxSeqLen;
+
+    // A model of your own (pvc or url): how it makes vectors or scores. docs/models.md, "A larger model of your own".
+
+    @Pattern(Bounds.POOLING_REGEX)
+    @JsonPropertyDescription("Embedding only: how token vectors become one vector: mean (e5, sentence-transformers), cls (bge) "
+            + "or last (decoder-based embedders). Default mean.")
+    public String pooling;
+
+    @JsonPropertyDescription("Embedding only: L2-normalise the vectors (default true).")
+    public Boolean normalize;
+
+    @Size(max = Bounds.PREFIX_MAX_LENGTH)
+    @JsonPropertyDescription("Embedding only: text put before every search query, as the model was trained (e5: \"query: \").")
+    public String queryPrefix;
+
+    @Size(max = Bounds.PREFIX_MAX_LENGTH)
+    @JsonPropertyDescription("Embedding only: text put before every article (e5: \"passage: \").")
+    public String passagePrefix;
+
+    @Size(max = Bounds.OUTPUT_NAME_MAX_LENGTH)
+    @JsonPropertyDescription("Embedding only: the model output to read (default last_hidden_state or token_embeddings, pooled; "
+            + "sentence_embedding is read as it is).")
+    public String output;
+
+    @Min(1)
+    @Max(Bounds.DIMENSION_MAX)
+    @JsonPropertyDescription("Embedding only: the vector length the model must give (e.g. 1024); a pod whose model gives "
+            + "another refuses to start.")
+    public Integer dimension;
+
+    @Pattern(Bounds.SCORE_MAPPING_REGEX)
+    @JsonPropertyDescription("Reranker only: how the cross-encoder's logits become a relevance in [0, 1]: auto (sigmoid of one "
+            + "logit, softmax class 1 of two; the default), sigmoid, softmax or none (already a probability).")
+    public String scoreMapping;
+
+    @Min(0)
+    @Max(Bounds.POSITIVE_CLASS_MAX)
+    @JsonPropertyDescription("Reranker only: the output index read as relevant, with scoreMapping sigmoid, softmax or none.")
+    public Integer positiveClass;
 }

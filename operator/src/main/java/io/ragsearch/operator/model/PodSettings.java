@@ -18,6 +18,8 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PodSettings {
     public static final int DEFAULT_PRE_STOP_DELAY_SECONDS = 5;
+    /** Rerank runs finish (queue timeout 10 s, one run a few seconds) before the kill, after the preStop delay. */
+    public static final int DEFAULT_SHUTDOWN_SECONDS = 30;
 
     @JsonPropertyDescription("Node labels the pods must be scheduled on.")
     public Map<String, String> nodeSelector;
@@ -54,6 +56,13 @@ public class PodSettings {
     @JsonPropertyDescription("Seconds a stopping pod keeps serving after it left the endpoints (preStop), "
             + "so clients are not sent to it meanwhile (default 5).")
     public Integer preStopDelaySeconds;
+
+    @Min(1)
+    @Max(SchemaBounds.SHUTDOWN_MAX_SECONDS)
+    @JsonPropertyDescription("Seconds a stopping server has after SIGTERM (which comes after the preStop delay) to "
+            + "finish the searches and rerank runs it holds before it is killed (default 30). The pods' "
+            + "terminationGracePeriodSeconds is preStopDelaySeconds + shutdownSeconds.")
+    public Integer shutdownSeconds;
 
     @JsonPropertyDescription("true on platforms that assign the user id (OpenShift restricted-v2): the pods "
             + "set runAsNonRoot but no runAsUser, runAsGroup or fsGroup.")

@@ -15,7 +15,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Categories("ragsearch")
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
         type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Concurrency", jsonPath = ".status.rerank.effective",
+@AdditionalPrinterColumn(name = "Concurrency", jsonPath = ".status.rerank.running",
         type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Replicas", jsonPath = ".status.readyReplicas",
         type = AdditionalPrinterColumn.Type.INTEGER)

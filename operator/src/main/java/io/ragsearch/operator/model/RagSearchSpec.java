@@ -2,11 +2,13 @@ package io.ragsearch.operator.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.model.annotation.SpecReplicas;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +24,17 @@ public class RagSearchSpec {
 
     @Min(0)
     @Max(SchemaBounds.REPLICAS)
-    @JsonPropertyDescription("Number of search server pods (default 1).")
+    @SpecReplicas
+    // Defaulted by the API server, as a Deployment's is: an autoscaler reads an absent spec.replicas
+    // through /scale as 0 and takes the target for scaled to zero ("scaling is disabled").
+    @Default("1")
+    @JsonPropertyDescription("Number of search server pods (default 1; an autoscaler raises it to its minReplicas). The scale "
+            + "subresource (kubectl scale, a HorizontalPodAutoscaler, KEDA) sets it; the operator writes the Deployment's replicas from it.")
     public Integer replicas;
+
+    @JsonPropertyDescription("Creates a HorizontalPodAutoscaler for this RagSearch when set: it moves spec.replicas "
+            + "between minReplicas and maxReplicas on the pods' CPU and/or memory use (the cluster needs the resource metrics API).")
+    public Autoscaling autoscaling;
 
     @Required
     @JsonPropertyDescription("Memory and CPU of each pod. The memory limit is also the request.")
@@ -46,7 +57,7 @@ public class RagSearchSpec {
     @JsonPropertyDescription("Default relevance gate of every project.")
     public Gate gate;
 
-    @JsonPropertyDescription("Bearer-token authentication for MCP clients.")
+    @JsonPropertyDescription("Who may call the MCP port: a static bearer token, or JWTs with access per project (docs/security.md).")
     public Auth auth;
 
     @Min(SchemaBounds.STARTUP_TIMEOUT_MIN_SECONDS)
@@ -74,4 +85,7 @@ public class RagSearchSpec {
             + "a restarted container reuses them, a new pod embeds its corpus once at start. Database projects read the "
             + "vectors stored by ingest and need no cache.")
     public PvcModel vectorCache;
+
+    @JsonPropertyDescription("Sends the pods' traces (tool calls, searches and their stages) to an OpenTelemetry collector.")
+    public Telemetry telemetry;
 }

@@ -15,8 +15,10 @@ public class RerankStatus {
     @JsonPropertyDescription("spec.rerank.concurrency as given (auto or N).")
     @Size(max = SchemaBounds.STATUS_TEXT)
     public String requested;
-    @JsonPropertyDescription("The concurrency the pods run with (RAGSEARCH_RERANK_CONCURRENCY).")
+    @JsonPropertyDescription("The concurrency the pod template sets (RAGSEARCH_RERANK_CONCURRENCY).")
     public Integer effective;
+    @JsonPropertyDescription("The concurrency the pods run now: effective, or once every pod took an in-place resize, the live bound they report (resize.concurrency).")
+    public Integer running;
     @JsonPropertyDescription("max(1, min(byMemory, byCpu)), byCpu 8 without a CPU limit; absent before any measurement.")
     public Integer safe;
     public Long budgetBytes;

@@ -25,6 +25,8 @@ public final class SchemaBounds {
     public static final int ANNOTATION_VALUE = 4096;
     /** Tolerations, spread constraints, pull secrets: entries. */
     public static final int POD_LIST = 32;
+    /** Audiences, algorithms, scopes and the identities of one access rule: a handful each in any real set-up. */
+    public static final int AUTH_LIST = 64;
     /** Status strings the operator writes (digests, timestamps, sources, keys). */
     public static final int STATUS_TEXT = 2048;
     public static final int CONDITIONS = 16;
@@ -34,11 +36,17 @@ public final class SchemaBounds {
     /** A day: no model load takes longer, and the probe's failureThreshold arithmetic stays far from overflow. */
     public static final int STARTUP_TIMEOUT_MAX_SECONDS = 86_400;
     public static final int PRE_STOP_DELAY_MAX_SECONDS = 300;
+    /** A stopping server's time to finish its work after SIGTERM: more than ten minutes only delays node drains. */
+    public static final int SHUTDOWN_MAX_SECONDS = 600;
     public static final int HEADROOM_PERCENT_MAX = 90;
     public static final int VERIFICATION_TIMEOUT_MIN_SECONDS = 5;
     public static final int VERIFICATION_TIMEOUT_MAX_SECONDS = 86_400;
     /** Ten minutes: a search waiting longer for a rerank slot has long lost its caller. */
     public static final int QUEUE_TIMEOUT_MAX_MILLIS = 600_000;
+    /** An autoscaler target: above 1000 % of the request no pod would ever count as busy. */
+    public static final int UTILIZATION_PERCENT_MAX = 1000;
+    /** An hour, the HorizontalPodAutoscaler's own bound on a stabilization window. */
+    public static final int STABILIZATION_MAX_SECONDS = 3600;
 
     private SchemaBounds() {
     }

@@ -49,6 +49,11 @@ public final class Labels {
                 || key.equals(LABEL_COMPONENT) || key.startsWith(KEY_PREFIX);
     }
 
+    /** {@link #selector} as the scale subresource's status.selector gives it (k=v,k=v): the pods an autoscaler measures. */
+    public static String selectorText(String instance) {
+        return String.join(",", selector(instance).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+    }
+
     public static Map<String, String> selector(String instance) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(LABEL_NAME, SERVING_NAME);

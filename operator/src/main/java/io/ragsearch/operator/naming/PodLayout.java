@@ -20,6 +20,14 @@ public final class PodLayout {
     public static final String VECTOR_CACHE_IN_TMP = "/tmp/ragsearch-vectors";
     /** Where a candidate pod finds its checks file, and the volume that mounts it. */
     public static final String CHECKS_DIR = "/etc/ragsearch-checks";
+    /**
+     * spec.auth.kubernetesKeys: the pod's own ServiceAccount token and the cluster CA, projected, with
+     * which the server reads the API server's JWKS (the pods' automounted token stays off).
+     */
+    public static final String KUBE_API_DIR = "/var/run/secrets/ragsearch/kube-api";
+    public static final String KUBE_API_VOLUME = "kube-api-access";
+    public static final String KUBE_API_TOKEN = "token";
+    public static final String KUBE_API_CA = "ca.crt";
     public static final String CHECKS_VOLUME = "verification-checks";
 
     private PodLayout() {

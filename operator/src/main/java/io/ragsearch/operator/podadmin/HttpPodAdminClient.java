@@ -4,6 +4,7 @@ import io.ragsearch.contract.AdminEndpoints;
 import io.ragsearch.contract.ContractException;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.contract.calibration.CalibrationJson;
+import io.ragsearch.contract.calibration.LiveRerank;
 
 import io.ragsearch.contract.verification.Verification;
 import io.ragsearch.contract.verification.VerificationJson;
@@ -115,6 +116,28 @@ public final class HttpPodAdminClient implements PodAdminClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while reading " + request.uri(), e);
+        }
+    }
+
+    @Override
+    public Optional<LiveRerank> live(String podIp, int adminPort) throws IOException {
+        return read(podIp, adminPort, AdminEndpoints.CALIBRATION, 503, CalibrationJson::parseLive, "a calibration")
+                .flatMap(l -> l);
+    }
+
+    @Override
+    public LiveRerank announceMemoryLimit(String podIp, int adminPort, long bytes) throws IOException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host(podIp) + ":" + adminPort
+                        + AdminEndpoints.RERANK_MEMORY_LIMIT + "?" + AdminEndpoints.RERANK_MEMORY_LIMIT_BYTES + "=" + bytes))
+                .timeout(TIMEOUT).PUT(HttpRequest.BodyPublishers.noBody()).build();
+        HttpResponse<String> response = send(request);
+        if (response.statusCode() != 200) {
+            throw new IOException(request.uri().getPath() + " on " + podIp + " answered " + response.statusCode());
+        }
+        try {
+            return CalibrationJson.parseLive("{\"live\":" + response.body() + "}").orElseThrow();
+        } catch (ContractException e) {
+            throw new IOException(request.uri() + " answered JSON that is not a live rerank bound: " + e.getMessage(), e);
         }
     }
 

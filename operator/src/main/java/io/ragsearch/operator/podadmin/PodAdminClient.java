@@ -1,6 +1,7 @@
 package io.ragsearch.operator.podadmin;
 
 import io.ragsearch.contract.calibration.Calibration;
+import io.ragsearch.contract.calibration.LiveRerank;
 import io.ragsearch.contract.verification.Verification;
 
 import java.io.IOException;
@@ -45,4 +46,23 @@ public interface PodAdminClient {
      * @throws IOException when the pod cannot be reached or answers something unreadable
      */
     Optional<Verification> verification(String podIp, int adminPort) throws IOException;
+
+    /**
+     * @return the rerank bound the pod runs with now (/calibration's live block), or empty before it
+     *     measured or from a server that does not re-tune live
+     * @throws IOException when the pod cannot be reached or answers something unreadable
+     */
+    default Optional<LiveRerank> live(String podIp, int adminPort) throws IOException {
+        return Optional.empty();
+    }
+
+    /**
+     * Tells the pod the memory limit about to apply (a decrease): its permits move before it answers.
+     *
+     * @return the bound in force after it
+     * @throws IOException when the pod cannot be reached or refuses (not measured yet)
+     */
+    default LiveRerank announceMemoryLimit(String podIp, int adminPort, long bytes) throws IOException {
+        throw new IOException("this client cannot announce a memory limit");
+    }
 }

@@ -53,6 +53,13 @@ public final class OperatorRuntime implements AutoCloseable {
     /** @param leaderElection null: this instance reconciles alone (the playground, single-replica tests) */
     public OperatorRuntime(KubernetesClient client, PodAdminClient calibrations, RagSearchReconciler.Settings settings,
                            Set<String> namespaces, LeaderElection leaderElection, Apply apply) {
+        this(client, calibrations, settings, namespaces, leaderElection, apply, io.ragsearch.operator.metrics.ReconcileTraces.OFF);
+    }
+
+    /** @param traces where a span per reconcile goes (OFF: nowhere) */
+    public OperatorRuntime(KubernetesClient client, PodAdminClient calibrations, RagSearchReconciler.Settings settings,
+                           Set<String> namespaces, LeaderElection leaderElection, Apply apply,
+                           io.ragsearch.operator.metrics.ReconcileTraces traces) {
         this.client = client;
         this.leaderElection = leaderElection;
         boolean ssa = apply == Apply.SERVER_SIDE;
@@ -72,7 +79,7 @@ public final class OperatorRuntime implements AutoCloseable {
                 o.withLeaderElectionConfiguration(leaderElection.configuration(stopping::get));
             }
         });
-        operator.register(new RagSearchReconciler(client, calibrations, settings, metrics),
+        operator.register(new RagSearchReconciler(client, calibrations, settings, metrics, traces),
                 c -> {
                     if (!namespaces.isEmpty()) {
                         c.settingNamespaces(namespaces);

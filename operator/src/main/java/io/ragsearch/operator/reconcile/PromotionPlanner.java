@@ -157,8 +157,10 @@ public final class PromotionPlanner {
         if (!pod.name().equals(s.candidatePod)) {
             Decision unreachable = pending(copy(s), List.copyOf(said), null, "cannot reach the candidate pod " + pod.name());
             s.candidatePod = pod.name();
-            return pending(s, said, new StartChecks(pod.name(), in.servingPodReady(), unreachable), "checks running on "
-                    + pod.name() + " against " + (in.servingPodReady() ? "the serving Service " + in.name()
+            boolean baseline = in.servingPodReady() && in.verification().withBaseline();
+            return pending(s, said, new StartChecks(pod.name(), baseline, unreachable), "checks running on "
+                    + pod.name() + " against " + (baseline ? "the serving Service " + in.name()
+                    : !in.verification().withBaseline() ? "their expectations alone (auth mode jwt: no token of the candidate's opens the serving pods)"
                     : "no baseline (no serving pod is ready)"));
         }
         if (pod.run() instanceof NoRun) {

@@ -1,5 +1,9 @@
 package io.ragsearch.operator.reconcile;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
+import io.ragsearch.operator.metrics.ReconcileTraces;
+
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -18,6 +22,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.ragsearch.operator.manifest.AdminAccess;
 import io.ragsearch.operator.manifest.CalibrationKey;
+import io.ragsearch.operator.dependent.AutoscalerDependent;
 import io.ragsearch.operator.dependent.CandidateConfigMapDependent;
 import io.ragsearch.operator.dependent.CandidateDeploymentDependent;
 import io.ragsearch.operator.dependent.DisruptionBudgetDependent;
@@ -32,6 +37,7 @@ import io.ragsearch.operator.metrics.OperatorMetrics;
 import io.ragsearch.operator.podadmin.PodAdminClient;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.RagSearchStatus;
+import io.ragsearch.operator.model.ResizeStatus;
 import io.ragsearch.operator.model.VerificationStatus;
 import io.ragsearch.operator.manifest.CandidateObjects;
 import io.ragsearch.operator.naming.ObjectNames;
@@ -61,6 +67,8 @@ import java.util.Set;
                 reconcilePrecondition = OptionalObjectWanted.DisruptionBudget.class),
         @Dependent(name = "network-policy", type = NetworkPolicyDependent.class,
                 reconcilePrecondition = OptionalObjectWanted.NetworkPolicy.class),
+        @Dependent(name = "autoscaler", type = AutoscalerDependent.class,
+                reconcilePrecondition = OptionalObjectWanted.Autoscaler.class),
         @Dependent(name = "candidate-config", type = CandidateConfigMapDependent.class,
                 reconcilePrecondition = OptionalObjectWanted.Candidate.class),
         @Dependent(name = "candidate-deployment", type = CandidateDeploymentDependent.class,
@@ -96,6 +104,9 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
     private final Settings settings;
     private final Clock clock;
     private final OperatorMetrics metrics;
+    private final ReconcileTraces traces;
+    private final InPlaceResize resizes;
+    private final EventRecorder events;
 
     public RagSearchReconciler(KubernetesClient client, PodAdminClient podAdmin,
                                Settings settings) {
@@ -104,7 +115,13 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
 
     public RagSearchReconciler(KubernetesClient client, PodAdminClient podAdmin,
                                Settings settings, OperatorMetrics metrics) {
+        this(client, podAdmin, settings, metrics, ReconcileTraces.OFF);
+    }
+
+    public RagSearchReconciler(KubernetesClient client, PodAdminClient podAdmin,
+                               Settings settings, OperatorMetrics metrics, ReconcileTraces traces) {
         this.metrics = metrics;
+        this.traces = traces;
         this.client = client;
         this.calibrations = new CalibrationReader(podAdmin, settings.adminPort());
         this.databases = new DatabaseReader(podAdmin, settings.adminPort());
@@ -114,6 +131,8 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         this.settings = settings;
         this.clock = Clock.systemUTC();
         this.candidates = new CandidateChecks(podAdmin, settings.adminPort());
+        this.resizes = new InPlaceResize(new PodResizeClient(client), podAdmin, settings.adminPort());
+        this.events = new EventRecorder(client);
     }
 
     @Override
@@ -134,12 +153,19 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
     public UpdateControl<RagSearch> reconcile(RagSearch resource, Context<RagSearch> context) {
         long t0 = System.nanoTime();
         String outcome = "error";
-        try {
+        Throwable failure = null;
+        Span span = traces.begin(resource.getMetadata().getNamespace(), resource.getMetadata().getName(),
+                resource.getMetadata().getGeneration());
+        try (Scope scope = span.makeCurrent()) {
             UpdateControl<RagSearch> control = reconcileChecked(resource, context);
             outcome = Conditions.isTrue(resource.getStatus().conditions, Conditions.INVALID_SPEC) ? "invalid" : "valid";
             return control;
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
         } finally {
             metrics.reconciled(outcome, Duration.ofNanos(System.nanoTime() - t0));
+            ReconcileTraces.end(span, outcome, failure);
         }
     }
 
@@ -151,18 +177,23 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
             resource.setStatus(statuses.invalid(resource, old, checked.problems(), clock.instant()));
             RagSearchStatus s = resource.getStatus();
             metrics.decided(resource.getMetadata().getNamespace(), resource.getMetadata().getName(), new OperatorMetrics.Decision(
-                    s.rerank == null || s.rerank.effective == null ? 1 : s.rerank.effective, s.rerank == null ? null : s.rerank.safe,
+                    s.rerank == null || s.rerank.running == null ? 1 : s.rerank.running, s.rerank == null ? null : s.rerank.safe,
                     s.replicas == null ? 0 : s.replicas, s.readyReplicas == null ? 0 : s.readyReplicas, false));
             // A missing Secret or ConfigMap may appear without the RagSearch changing: look again.
             return UpdateControl.patchStatus(resource).rescheduleAfter(settings.pending());
         }
         CheckedSpec spec = checked.spec().orElseThrow();
         RolloutPods pods = new RolloutPods(context.getSecondaryResources(Pod.class));
-        String key = CalibrationKey.of(spec);
-        RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, old == null ? null : old.rerank,
+        String secretsDigest = secrets.digest(spec.namespace(), resource.getSpec());
+        // A change of limits alone is resized in place where the cluster can: the template then keeps its limits (a roll otherwise).
+        Deployment running = owned(context, Deployment.class, spec.name());
+        CheckedSpec atTemplate = InPlaceResize.atTemplateLimits(spec, running);
+        ResizePlanner.Decision resize = resizeDecision(spec, atTemplate, running, old, pods, secretsDigest);
+        CheckedSpec rendered = resize.inPlace() ? atTemplate : spec;
+        String key = CalibrationKey.of(rendered);
+        RerankPlanner.Plan plan = RerankPlanner.plan(rendered, key, old == null ? null : old.rerank,
                 calibrations.read(pods.readyWith(Labels.CALIBRATION_KEY, key)));
-        Manifests built = ManifestFactory.build(spec, plan.effective().concurrency(), key,
-                secrets.digest(spec.namespace(), resource.getSpec()), settings.adminAccess());
+        Manifests built = ManifestFactory.build(rendered, plan.effective().concurrency(), key, secretsDigest, settings.adminAccess());
         // With spec.verification a new version waits on its candidate: the serving objects may stay as they run.
         PromotionPlanner.Decision promotion = promote(spec, built, pods, old == null ? null : old.verification, context);
         Manifests manifests = desired(spec, built, promotion, context);
@@ -176,13 +207,89 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         List<EmbeddingReader.PodEmbedding> embedding = embeddings.read(pods.notReadyWith(Labels.LABEL_INSTANCE, spec.name()));
         RagSearchStatus next = statuses.valid(resource, old, spec, plan, ready, database, embedding, clock.instant());
         statuses.verification(resource, next, promotion, clock.instant());
+        boolean resizing = resizePods(resource, old, next, spec, rendered, resize, pods, manifests.configHash());
+        // What the pods run, which after an in-place resize is not what their template says: the Concurrency column, the gauge.
+        int podsRun = InPlaceResize.running(next.resize, plan.effective().concurrency());
+        next.rerank.running = podsRun;
         resource.setStatus(next);
-        metrics.decided(spec.namespace(), spec.name(), new OperatorMetrics.Decision(plan.effective().concurrency(),
+        metrics.decided(spec.namespace(), spec.name(), new OperatorMetrics.Decision(podsRun,
                 plan.safe() == null ? null : plan.safe().safe(), spec.replicas(), ready, true));
         // While a pod's database is down, look again soon: the status must show the outage's end.
         boolean databaseDown = database.stream().anyMatch(d -> !d.state().connected());
-        boolean settled = !databaseDown && !promotion.pending() && ready >= spec.replicas() && (!spec.reranks() || plan.measuredByCurrentPods());
-        return UpdateControl.patchStatus(resource).rescheduleAfter(settled ? settings.settled() : settings.pending());
+        boolean settled = !resizing && !databaseDown && !promotion.pending() && ready >= spec.replicas()
+                && (!spec.reranks() || plan.measuredByCurrentPods());
+        Duration again = settled ? settings.settled() : resizing && settings.pending().compareTo(InPlaceResize.LOOK_AGAIN) > 0
+                ? InPlaceResize.LOOK_AGAIN : settings.pending();
+        return UpdateControl.patchStatus(resource).rescheduleAfter(again);
+    }
+
+    /**
+     * In place or roll (ResizePlanner) when the spec's limits differ from the running template's:
+     * in place needs the template rendered under its own limits to be the running one (nothing
+     * else changed) and its rollout finished. Limits back at the template's while its pods run at
+     * others (resized in place earlier) are in place too.
+     */
+    private ResizePlanner.Decision resizeDecision(CheckedSpec spec, CheckedSpec atTemplate, Deployment running, RagSearchStatus old,
+                                                  RolloutPods pods, String secretsDigest) {
+        var annotations = running == null ? null : running.getSpec().getTemplate().getMetadata().getAnnotations();
+        String runningHash = annotations == null ? null : annotations.get(Labels.CONFIG_HASH);
+        List<Pod> serving = pods.pods().stream().filter(InPlaceResize::serving).toList();
+        boolean rolloutComplete = serving.stream().allMatch(p -> InPlaceResize.ofTemplate(p, runningHash));
+        boolean podsAtOtherLimits = serving.stream().filter(p -> InPlaceResize.ofTemplate(p, runningHash))
+                .anyMatch(p -> !InPlaceResize.limits(spec).equals(InPlaceResize.podLimits(p)))
+                || InPlaceResize.unfinished(old == null ? null : old.resize, spec.memoryBytes());
+        boolean onlyLimits = true;
+        var measured = old == null ? null : old.rerank;
+        if (atTemplate != spec) {
+            String key = CalibrationKey.of(atTemplate);
+            RerankPlanner.Plan plan = RerankPlanner.plan(atTemplate, key, measured, calibrations.read(pods.readyWith(Labels.CALIBRATION_KEY, key)));
+            Manifests asRunning = ManifestFactory.build(atTemplate, plan.effective().concurrency(), key, secretsDigest, settings.adminAccess());
+            onlyLimits = asRunning.configHash().equals(runningHash);
+        }
+        boolean sameTarget = old != null && old.resize != null && java.util.Objects.equals(old.resize.memoryLimitBytes, spec.memoryBytes());
+        String refused = sameTarget ? old.resize.refused : null;
+        return ResizePlanner.decide(new ResizePlanner.Inputs(InPlaceResize.limits(spec), running == null ? null : InPlaceResize.limits(atTemplate),
+                onlyLimits, atTemplate != spec && onlyLimits ? resizes.support() : new ResizePlanner.Support(false, "-"), refused,
+                measured == null ? null : measured.residentBytes, measured == null ? null : measured.perRunBytes, spec.headroomPercent(),
+                rolloutComplete, podsAtOtherLimits));
+    }
+
+    /**
+     * Moves the pods of the current template one step towards the spec's limits when they are
+     * resized in place, and writes status.resize (an event when the decision is new).
+     *
+     * @return whether pods are still on their way (look again soon)
+     */
+    private boolean resizePods(RagSearch resource, RagSearchStatus old, RagSearchStatus next, CheckedSpec spec, CheckedSpec rendered,
+                               ResizePlanner.Decision resize, RolloutPods pods, String configHash) {
+        ResizeStatus previous = old == null ? null : old.resize;
+        if (resize.mode() == ResizePlanner.Mode.UNCHANGED) {
+            next.resize = previous;
+            return false;
+        }
+        InPlaceResize.Progress progress = resize.inPlace()
+                ? resizes.step(spec, pods.pods().stream().filter(p -> InPlaceResize.ofTemplate(p, configHash)).toList()) : null;
+        next.resize = InPlaceResize.status(previous, resize, spec, rendered, progress,
+                InPlaceResize.specWrittenAt(resource, clock.instant()));
+        boolean newDecision = previous == null || !java.util.Objects.equals(previous.reason, next.resize.reason)
+                || !java.util.Objects.equals(previous.memoryLimitBytes, next.resize.memoryLimitBytes);
+        if (newDecision) {
+            if (resize.inPlace() || ResizePlanner.REASON_OTHER_CHANGES.equals(resize.reason())
+                    || ResizePlanner.REASON_ROLLOUT.equals(resize.reason())) {
+                events.normal(resource, resize.reason(), resize.message());
+            } else {
+                events.warning(resource, resize.reason(), resize.message());
+            }
+        }
+        if (progress != null && progress.refused() != null && (previous == null || previous.refused == null)) {
+            events.warning(resource, ResizePlanner.REASON_REFUSED, "the cluster refused an in-place resize (" + progress.refused()
+                    + "): the pods roll with the new limits");
+        }
+        if (next.resize.retunedAt != null && (previous == null || !next.resize.retunedAt.equals(previous.retunedAt))) {
+            events.normal(resource, "Retuned", "every pod runs at memory " + (spec.memoryBytes() >> 20) + " MiB with rerank concurrency "
+                    + next.resize.concurrency + ", " + next.resize.secondsToRetune + " s after the spec asked for it");
+        }
+        return progress != null && (progress.pending() || progress.refused() != null);
     }
 
     /** Reads the running Deployment and the candidate pod, decides, and starts the candidate's checks if the decision says so. */

@@ -6,6 +6,7 @@ import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.EmbeddingStatus;
 import io.ragsearch.operator.model.RagSearchStatus;
 import io.ragsearch.operator.model.RerankStatus;
+import io.ragsearch.operator.naming.Labels;
 import io.ragsearch.operator.naming.ObjectNames;
 import io.ragsearch.operator.spec.CheckedSpec;
 
@@ -45,6 +46,7 @@ final class StatusComposer {
         next.observedGeneration = resource.getMetadata().getGeneration();
         next.rerank = plan.status();
         next.replicas = spec.replicas();
+        next.selector = Labels.selectorText(spec.name());
         next.readyReplicas = readyReplicas;
         next.endpoint = ObjectNames.serviceMcpUrl(spec.name(), spec.namespace());
         next.embedding = EmbeddingReader.summary(embedding);
@@ -218,6 +220,7 @@ final class StatusComposer {
         if (old != null) {
             s.rerank = old.rerank;
             s.replicas = old.replicas;
+            s.selector = old.selector;
             s.readyReplicas = old.readyReplicas;
             s.endpoint = old.endpoint;
             s.verification = old.verification;

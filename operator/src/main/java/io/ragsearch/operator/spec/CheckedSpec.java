@@ -13,8 +13,16 @@ import io.ragsearch.operator.model.RagSearchSpec;
 public record CheckedSpec(RagSearch resource, Rollout rollout, Limits limits, RerankSettings rerank, Reranker reranker,
                           Verification verification) {
 
-    /** How many pods, and how long one may take to start. */
-    public record Rollout(int replicas, int startupTimeoutSeconds) {
+    /** How many pods, and how long one may take to start; {@code autoscale} null without spec.autoscaling. */
+    public record Rollout(int replicas, int startupTimeoutSeconds, Autoscale autoscale) {
+    }
+
+    /**
+     * spec.autoscaling with its defaults: the bounds the HorizontalPodAutoscaler keeps spec.replicas
+     * in, its targets (null: not measured) and the scale-down stabilization window.
+     */
+    public record Autoscale(int minReplicas, int maxReplicas, Integer cpuPercent, Integer memoryPercent,
+                            int scaleDownStabilizationSeconds) {
     }
 
     /** The pod's limits: memory (and the JVM heap within it), CPU, and its two scratch volumes. */
@@ -41,8 +49,22 @@ public record CheckedSpec(RagSearch resource, Rollout rollout, Limits limits, Re
     public record Reranker(String source, String expectedDigest) {
     }
 
-    /** spec.verification with its defaults: the checks file (ConfigMap and key) and the time a verdict may take. */
-    public record Verification(String configMap, String key, int timeoutSeconds) {
+    /**
+     * spec.verification with its defaults: the checks file (ConfigMap and key) and the time a verdict may take.
+     *
+     * @param withBaseline whether the candidate can be given the serving pods as baseline: not in
+     *                     auth mode jwt, where it holds no token they would take (docs/security.md)
+     */
+    public record Verification(String configMap, String key, int timeoutSeconds, boolean withBaseline) {
+
+        public Verification(String configMap, String key, int timeoutSeconds) {
+            this(configMap, key, timeoutSeconds, true);
+        }
+    }
+
+    /** The same spec under other limits (the ones a running pod template was made with). */
+    public CheckedSpec withLimits(Limits value) {
+        return new CheckedSpec(resource, rollout, value, rerank, reranker, verification);
     }
 
     public RagSearchSpec spec() {
@@ -63,6 +85,11 @@ public record CheckedSpec(RagSearch resource, Rollout rollout, Limits limits, Re
 
     public int replicas() {
         return rollout.replicas();
+    }
+
+    /** Null without spec.autoscaling. */
+    public Autoscale autoscale() {
+        return rollout.autoscale();
     }
 
     public int startupTimeoutSeconds() {

@@ -1,5 +1,6 @@
 package io.ragsearch.operator.spec;
 
+import io.ragsearch.contract.settings.Bounds;
 import io.ragsearch.contract.settings.SettingsRules;
 import io.ragsearch.operator.model.ModelSource;
 import io.ragsearch.operator.model.PvcModel;
@@ -45,6 +46,44 @@ final class ModelCheck {
         String length = SettingsRules.maxSeqLen(at + ".maxSeqLen", m.maxSeqLen);
         if (length != null) {
             problems.add(length);
+        }
+    }
+
+    /** The embedding model's own fields: a reranker's score fields are refused on it (they would be dropped unread). */
+    static void embedding(String at, ModelSource m, List<String> problems) {
+        if (m == null) {
+            return;
+        }
+        if (m.scoreMapping != null || m.positiveClass != null) {
+            problems.add(at + ": scoreMapping and positiveClass are for spec.models.reranker (a cross-encoder's logits)");
+        }
+        addIfAny(problems, SettingsRules.choice(at + ".pooling", m.pooling, Bounds.POOLINGS));
+        addIfAny(problems, SettingsRules.dimension(at + ".dimension", m.dimension));
+        if (m.output != null && m.output.isBlank()) {
+            problems.add(at + ".output is blank: leave it out or name a model output");
+        }
+    }
+
+    /** The reranker's own fields: vector fields are refused on it, score fields on a built-in (a stand-in's scores are never used). */
+    static void reranker(String at, ModelSource m, List<String> problems) {
+        if (m == null) {
+            return;
+        }
+        if (m.pooling != null || m.normalize != null || m.queryPrefix != null || m.passagePrefix != null || m.output != null
+                || m.dimension != null) {
+            problems.add(at + ": pooling, normalize, queryPrefix, passagePrefix, output and dimension are for spec.models.embedding");
+        }
+        if (m.builtin != null && (m.scoreMapping != null || m.positiveClass != null)) {
+            problems.add(at + ": scoreMapping and positiveClass are for a cross-encoder of your own (pvc or url); "
+                    + "builtin " + m.builtin + " is a cost stand-in whose scores are never used");
+        } else {
+            addIfAny(problems, SettingsRules.scoreMapping(at, m.scoreMapping, m.positiveClass));
+        }
+    }
+
+    private static void addIfAny(List<String> problems, String problem) {
+        if (problem != null) {
+            problems.add(problem);
         }
     }
 

@@ -13,9 +13,10 @@ final class PodCheck {
     private PodCheck() {
     }
 
-    static void check(RagSearchSpec spec, int replicas, List<String> problems) {
+    /** @param replicasField where {@code replicas}, the fewest pods there may be, comes from (for the message) */
+    static void check(RagSearchSpec spec, int replicas, String replicasField, List<String> problems) {
         labels(spec.pod, problems);
-        disruptionBudget(spec, replicas, problems);
+        disruptionBudget(spec, replicas, replicasField, problems);
     }
 
     private static void labels(PodSettings pod, List<String> problems) {
@@ -26,6 +27,10 @@ final class PodCheck {
         int max = SchemaBounds.PRE_STOP_DELAY_MAX_SECONDS;
         if (pod.preStopDelaySeconds != null && (pod.preStopDelaySeconds < 0 || pod.preStopDelaySeconds > max)) {
             problems.add("spec.pod.preStopDelaySeconds must be in [0, " + max + "], got " + pod.preStopDelaySeconds);
+        }
+        int maxShutdown = SchemaBounds.SHUTDOWN_MAX_SECONDS;
+        if (pod.shutdownSeconds != null && (pod.shutdownSeconds < 1 || pod.shutdownSeconds > maxShutdown)) {
+            problems.add("spec.pod.shutdownSeconds must be in [1, " + maxShutdown + "], got " + pod.shutdownSeconds);
         }
         for (String key : pod.labels == null ? Set.<String>of() : pod.labels.keySet()) {
             if (Labels.reservedKey(key)) {
@@ -40,7 +45,7 @@ final class PodCheck {
         }
     }
 
-    private static void disruptionBudget(RagSearchSpec spec, int replicas, List<String> problems) {
+    private static void disruptionBudget(RagSearchSpec spec, int replicas, String replicasField, List<String> problems) {
         if (spec.podDisruptionBudget == null) {
             return;
         }
@@ -50,7 +55,7 @@ final class PodCheck {
             problems.add("spec.podDisruptionBudget.minAvailable must be 0 or more");
         } else if (replicas > 0 && minAvailable >= replicas) {
             // Such a budget lets no pod be evicted: every node drain and cluster upgrade would hang on it.
-            problems.add("spec.podDisruptionBudget.minAvailable " + minAvailable + " with spec.replicas " + replicas
+            problems.add("spec.podDisruptionBudget.minAvailable " + minAvailable + " with " + replicasField + " " + replicas
                     + " would block every node drain (no pod may ever be evicted); use at most " + (replicas - 1)
                     + (replicas == 1 ? ", or run 2 replicas" : "") + (given == null ? " (minAvailable defaults to 1)" : ""));
         }

@@ -19,7 +19,7 @@ final class SecretCheck {
             secret("spec.database.secretRef", spec.database.secretRef, namespace,
                     List.of(Database.URL_KEY, Database.USER_KEY, Database.PASSWORD_KEY), lookup, problems);
         }
-        if (spec.auth != null) {
+        if (spec.auth != null && spec.auth.bearerTokenSecretRef != null) {
             secret("spec.auth.bearerTokenSecretRef", spec.auth.bearerTokenSecretRef, namespace,
                     List.of(Auth.TOKEN_KEY), lookup, problems);
         }

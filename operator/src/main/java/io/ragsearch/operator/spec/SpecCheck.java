@@ -43,16 +43,24 @@ public final class SpecCheck {
         NamesCheck.check(resource, problems);
         CheckedSpec.Rollout rollout = rollout(spec, problems);
         CheckedSpec.Limits limits = LimitsCheck.check(spec.resources, problems);
-        PodCheck.check(spec, rollout.replicas(), problems);
+        // The fewest pods there may be: an autoscaler goes down to its minReplicas, whatever spec.replicas says now.
+        if (rollout.autoscale() == null) {
+            PodCheck.check(spec, rollout.replicas(), "spec.replicas", problems);
+        } else {
+            PodCheck.check(spec, rollout.autoscale().minReplicas(), "spec.autoscaling.minReplicas", problems);
+        }
         ProjectCheck.check(spec, namespace, lookup, problems);
         ModelSource reranker = spec.models == null ? null : spec.models.reranker;
         if (spec.models != null) {
             ModelCheck.check("spec.models.embedding", spec.models.embedding, BuiltinModels.EMBEDDINGS, namespace, lookup, problems);
             ModelCheck.check("spec.models.reranker", reranker, BuiltinModels.RERANKERS, namespace, lookup, problems);
+            ModelCheck.embedding("spec.models.embedding", spec.models.embedding, problems);
+            ModelCheck.reranker("spec.models.reranker", reranker, problems);
         }
         // The vector cache's claim is mounted like a model's: the same checks, so a bad one is InvalidSpec, not a refused Deployment.
         ModelCheck.claim("spec.vectorCache", spec.vectorCache, namespace, lookup, problems);
         SecretCheck.check(spec, namespace, lookup, problems);
+        AuthCheck.check(spec.auth, problems);
         // A missing checks ConfigMap would leave the candidate unable to start: refused here, the running version untouched.
         if (spec.verification != null && lookup != null && spec.verification.configMap != null
                 && !lookup.configMapExists(namespace, spec.verification.configMap)) {
@@ -83,12 +91,20 @@ public final class SpecCheck {
             problems.add("spec.verification.timeoutSeconds must be in [" + SchemaBounds.VERIFICATION_TIMEOUT_MIN_SECONDS + ", "
                     + SchemaBounds.VERIFICATION_TIMEOUT_MAX_SECONDS + "], got " + timeout);
         }
+        boolean jwt = spec.auth != null && "jwt".equals(spec.auth.mode);
         return new CheckedSpec.Verification(spec.verification.configMap,
-                spec.verification.key == null ? SpecDefaults.VERIFICATION_KEY : spec.verification.key, timeout);
+                spec.verification.key == null ? SpecDefaults.VERIFICATION_KEY : spec.verification.key, timeout, !jwt);
     }
 
+    /**
+     * Replicas as spec.replicas says (the scale subresource writes it: kubectl scale, an autoscaler);
+     * absent (render, the mock: no API server applied the schema's default 1), the default, or with
+     * spec.autoscaling its minReplicas, where the autoscaler would take it.
+     */
     private static CheckedSpec.Rollout rollout(RagSearchSpec spec, List<String> problems) {
-        int replicas = spec.replicas == null ? SpecDefaults.REPLICAS : spec.replicas;
+        CheckedSpec.Autoscale autoscale = AutoscaleCheck.check(spec, problems);
+        int replicas = spec.replicas != null ? spec.replicas
+                : autoscale != null ? autoscale.minReplicas() : SpecDefaults.REPLICAS;
         if (replicas < 0) {
             problems.add("spec.replicas must be 0 or more, got " + replicas);
         }
@@ -97,6 +113,6 @@ public final class SpecCheck {
             problems.add("spec.startupTimeoutSeconds must be in [" + SchemaBounds.STARTUP_TIMEOUT_MIN_SECONDS + ", "
                     + SchemaBounds.STARTUP_TIMEOUT_MAX_SECONDS + "], got " + startup);
         }
-        return new CheckedSpec.Rollout(replicas, startup);
+        return new CheckedSpec.Rollout(replicas, startup, autoscale);
     }
 }

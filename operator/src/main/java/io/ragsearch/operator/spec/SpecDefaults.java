@@ -5,6 +5,9 @@ import io.ragsearch.contract.budget.RerankBudget;
 /** What a spec gets for what it leaves out: one place, applied while checking. */
 public final class SpecDefaults {
     public static final int REPLICAS = 1;
+    /** spec.autoscaling: the HorizontalPodAutoscaler's own defaults (minReplicas 1, a 5-minute scale-down window). */
+    public static final int AUTOSCALE_MIN_REPLICAS = 1;
+    public static final int SCALE_DOWN_STABILIZATION_SECONDS = 300;
     public static final int STARTUP_TIMEOUT_SECONDS = 600;
     public static final String TMP_SIZE = "1Gi";
     public static final String MODELS_SIZE = "4Gi";

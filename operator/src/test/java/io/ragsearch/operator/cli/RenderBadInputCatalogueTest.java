@@ -93,6 +93,29 @@ class RenderBadInputCatalogueTest {
         cases.add(bad("10,000 projects", base(RESOURCES + many), "at most " + io.ragsearch.operator.model.SchemaBounds.PROJECTS));
         cases.add(new Case("non-UTF-8 file", concat(base(RESOURCES + PROJECT).getBytes(StandardCharsets.UTF_8),
                 "  # caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1)), "not UTF-8 text"));
+        String jwt = "  auth:\n    mode: jwt\n    issuer: https://kubernetes.default.svc.cluster.local\n"
+                + "    audiences: [ragsearch]\n    access: [{projects: [handbook], serviceAccounts: [\"agents:hr\"]}]\n";
+        cases.add(bad("auth: HS256 (a public key as an HMAC secret)", base(RESOURCES + PROJECT + jwt + "    algorithms: [HS256]\n"),
+                "spec.auth.algorithms: 'HS256' is not allowed"));
+        cases.add(bad("auth: alg none", base(RESOURCES + PROJECT + jwt + "    algorithms: [none]\n"), "spec.auth.algorithms: 'none' is not allowed"));
+        cases.add(bad("auth: mode oauth", base(RESOURCES + PROJECT + jwt.replace("mode: jwt", "mode: oauth")),
+                "spec.auth.mode must be static or jwt"));
+        cases.add(bad("auth: jwt without audiences", base(RESOURCES + PROJECT + jwt.replace("    audiences: [ragsearch]\n", "")),
+                "spec.auth.audiences needs at least one"));
+        cases.add(bad("auth: jwt without access", base(RESOURCES + PROJECT + jwt.replace(
+                "    access: [{projects: [handbook], serviceAccounts: [\"agents:hr\"]}]\n", "")), "spec.auth.access is empty"));
+        cases.add(bad("auth: a rule naming nobody", base(RESOURCES + PROJECT + jwt.replace(", serviceAccounts: [\"agents:hr\"]", "")),
+                "spec.auth.access[0] names nobody"));
+        cases.add(bad("auth: ServiceAccount without namespace", base(RESOURCES + PROJECT + jwt.replace("agents:hr", "hr")),
+                "spec.auth.access[0].serviceAccounts: 'hr' is not namespace:name"));
+        cases.add(bad("auth: plain http issuer", base(RESOURCES + PROJECT + jwt.replace("https://kubernetes", "http://kubernetes")),
+                "spec.auth.issuer must be https"));
+        cases.add(bad("auth: clock skew an hour", base(RESOURCES + PROJECT + jwt + "    clockSkewSeconds: 3600\n"),
+                "spec.auth.clockSkewSeconds must be 0..300"));
+        cases.add(bad("auth: static without its Secret", base(RESOURCES + PROJECT + "  auth: {mode: static}\n"),
+                "spec.auth.bearerTokenSecretRef is required"));
+        cases.add(bad("auth: jwt with a static Secret too", base(RESOURCES + PROJECT + jwt + "    bearerTokenSecretRef: {name: t}\n"),
+                "spec.auth.bearerTokenSecretRef belongs to mode static"));
         cases.add(bad("two documents", base(RESOURCES + PROJECT) + "---\n" + base(RESOURCES + PROJECT), "holds 2 YAML documents"));
         cases.add(bad("duplicate key", base(RESOURCES + PROJECT + "  replicas: 1\n  replicas: 5\n"), "Duplicate field 'replicas'"));
         cases.add(bad("pvc.path traversal", base(RESOURCES + PROJECT
@@ -181,6 +204,7 @@ class RenderBadInputCatalogueTest {
         numbers.put("spec.replicas", v -> RESOURCES + PROJECT + "  replicas: " + v + "\n");
         numbers.put("spec.startupTimeoutSeconds", v -> RESOURCES + PROJECT + "  startupTimeoutSeconds: " + v + "\n");
         numbers.put("spec.pod.preStopDelaySeconds", v -> RESOURCES + PROJECT + "  pod: {preStopDelaySeconds: " + v + "}\n");
+        numbers.put("spec.pod.shutdownSeconds", v -> RESOURCES + PROJECT + "  pod: {shutdownSeconds: " + v + "}\n");
         numbers.put("spec.rerank.intraOpThreads", v -> RESOURCES + PROJECT + "  rerank: {intraOpThreads: " + v + "}\n");
         numbers.put("spec.rerank.headroomPercent", v -> RESOURCES + PROJECT + "  rerank: {headroomPercent: " + v + "}\n");
         for (var field : numbers.entrySet()) {
@@ -198,6 +222,10 @@ class RenderBadInputCatalogueTest {
                 "spec.startupTimeoutSeconds must be in [30, 86400], got 86401"));
         cases.add(bad("spec.pod.preStopDelaySeconds = 301", base(numbers.get("spec.pod.preStopDelaySeconds").apply("301")),
                 "spec.pod.preStopDelaySeconds must be in [0, 300], got 301"));
+        cases.add(bad("spec.pod.shutdownSeconds = 0", base(numbers.get("spec.pod.shutdownSeconds").apply("0")),
+                "spec.pod.shutdownSeconds must be in [1, 600], got 0"));
+        cases.add(bad("spec.pod.shutdownSeconds = 601", base(numbers.get("spec.pod.shutdownSeconds").apply("601")),
+                "spec.pod.shutdownSeconds must be in [1, 600], got 601"));
         cases.add(bad("spec.rerank.intraOpThreads = 0", base(numbers.get("spec.rerank.intraOpThreads").apply("0")),
                 "spec.rerank.intraOpThreads must be 1..256, got 0"));
         cases.add(bad("spec.rerank.intraOpThreads = 257", base(numbers.get("spec.rerank.intraOpThreads").apply("257")),

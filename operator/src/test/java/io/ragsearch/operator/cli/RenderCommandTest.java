@@ -105,6 +105,21 @@ class RenderCommandTest {
         assertEquals(1, ((PodDisruptionBudget) objects.get(3)).getSpec().getMinAvailable().getIntVal());
     }
 
+    /** The JWT example: render shows the server's auth section and the projected token and CA the pod reads the keys with. */
+    @Test
+    void renderShowsJwtAuthAndTheProjectedKeysAccess() {
+        Run run = render("-f", "../examples/ragsearch-jwt.yaml");
+        assertEquals(0, run.exit(), run.err());
+        ConfigMap config = (ConfigMap) objects(run.out()).get(0);
+        ServerSettings parsed = RenderedSettings.parse(config.getData().get("config.yaml"));
+        assertEquals(List.of(), SettingsRules.problems(parsed));
+        assertEquals("jwt", parsed.auth().mode());
+        assertEquals(List.of("ragsearch.search"), parsed.auth().audiences());
+        assertEquals(List.of("agents:security-agent"), parsed.auth().access().get(1).serviceAccounts());
+        assertTrue(run.out().contains("serviceAccountToken:") && run.out().contains("kube-root-ca.crt"), run.out());
+        assertTrue(!run.out().contains("RAGSEARCH_AUTH_TOKEN"), "no static token with jwt");
+    }
+
     @Test
     void theServerAcceptsTheConfigTheOperatorWrites() {
         Run run = render("-f", EXAMPLE.toString());
@@ -117,6 +132,43 @@ class RenderCommandTest {
         assertEquals("/corpus/handbook", parsed.projects().get(0).source().directory());
         assertEquals("minilm-pair", parsed.projects().get(0).reranker().builtin());
         assertEquals(0.5, parsed.projects().get(0).gate().threshold());
+    }
+
+    /**
+     * A platform team's own models (docs/models.md, "A larger model of your own"): mounted from
+     * their claim where the server reads them, with the vector and score settings as the spec
+     * gives them; misplaced settings are refused with the field that carries them.
+     */
+    @Test
+    void ownModelsAreMountedAndConfiguredAsTheSpecSays(@TempDir Path dir) throws Exception {
+        Path own = Path.of("../examples/ragsearch-own-models.yaml");
+        Run run = render("-f", own.toString());
+        assertEquals(0, run.exit(), run.err());
+        List<HasMetadata> objects = objects(run.out());
+        ServerSettings parsed = RenderedSettings.parse(((ConfigMap) objects.get(0)).getData().get("config.yaml"));
+        assertEquals(List.of(), SettingsRules.problems(parsed));
+        assertEquals(ServerSettings.ModelRef.ofPath("embedding").withPooling("cls").withNormalize(true).withMaxSeqLen(512)
+                .withDimension(1024), parsed.models().embedding());
+        assertEquals(ServerSettings.RerankerRef.ofPath("reranker").withMaxSeqLen(512).withScoreMapping("sigmoid").withPositiveClass(0),
+                parsed.projects().get(0).reranker());
+        Container c = ((Deployment) objects.get(1)).getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals("/models", c.getEnv().stream().filter(e -> e.getName().equals("RAGSEARCH_MODEL_DIR")).findFirst().orElseThrow().getValue());
+        assertTrue(c.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/models/embedding")
+                && "bge-m3".equals(m.getSubPath()) && m.getReadOnly()), c.getVolumeMounts().toString());
+        assertTrue(c.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/models/reranker")
+                && "bge-reranker-v2-m3".equals(m.getSubPath())), c.getVolumeMounts().toString());
+
+        Path misplaced = Files.writeString(dir.resolve("misplaced.yaml"), Files.readString(own)
+                .replace("      scoreMapping: sigmoid     # one relevance logit (auto does the same)\n",
+                        "      scoreMapping: softmax\n      pooling: mean\n")
+                .replace("      positiveClass: 0\n", "      positiveClass: 16\n")
+                .replace("      dimension: 1024", "      dimension: 1024\n      positiveClass: 1"));
+        Run refused = render("-f", misplaced.toString());
+        assertEquals(2, refused.exit(), refused.out());
+        assertTrue(refused.err().contains("spec.models.embedding: scoreMapping and positiveClass are for spec.models.reranker"), refused.err());
+        assertTrue(refused.err().contains("spec.models.reranker: pooling, normalize, queryPrefix, passagePrefix, output and dimension"
+                + " are for spec.models.embedding"), refused.err());
+        assertTrue(refused.err().contains("spec.models.reranker.positiveClass must be 0..15 (an index into the model's logits), got 16"), refused.err());
     }
 
     @Test
@@ -141,6 +193,7 @@ class RenderCommandTest {
                     labels: {team: search}
                     annotations: {cost-center: "42"}
                     preStopDelaySeconds: 8
+                    shutdownSeconds: 45
                     platformAssignsUser: true
                 """);
         Run run = render("-f", file.toString());
@@ -160,7 +213,7 @@ class RenderCommandTest {
         assertEquals("ragsearch", d.getSpec().getTemplate().getMetadata().getLabels().get("app.kubernetes.io/name"));
         assertEquals("42", d.getSpec().getTemplate().getMetadata().getAnnotations().get("cost-center"));
         assertEquals(List.of("sleep", "8"), c.getLifecycle().getPreStop().getExec().getCommand());
-        assertEquals(38L, pod.getTerminationGracePeriodSeconds(), "the drain delay comes on top of the shutdown time");
+        assertEquals(53L, pod.getTerminationGracePeriodSeconds(), "the drain delay (8) comes on top of the shutdown time (45)");
         assertEquals(Boolean.TRUE, pod.getSecurityContext().getRunAsNonRoot());
         assertEquals(null, pod.getSecurityContext().getRunAsUser(), "the platform assigns the user (restricted-v2)");
         assertEquals(null, pod.getSecurityContext().getFsGroup());
@@ -180,6 +233,7 @@ class RenderCommandTest {
         var pod = d.getSpec().getTemplate().getSpec();
         assertEquals(10001L, pod.getSecurityContext().getRunAsUser());
         assertEquals(List.of("sleep", "5"), pod.getContainers().get(0).getLifecycle().getPreStop().getExec().getCommand());
+        assertEquals(35L, pod.getTerminationGracePeriodSeconds(), "5 s drain + 30 s shutdown by default");
         assertEquals("1Gi", pod.getVolumes().stream().filter(v -> v.getName().equals("tmp")).findFirst().orElseThrow()
                 .getEmptyDir().getSizeLimit().toString());
         assertEquals(1, pod.getTopologySpreadConstraints().size(), "the example runs 2 replicas");

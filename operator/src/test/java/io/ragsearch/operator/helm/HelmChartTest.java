@@ -3,7 +3,11 @@ package io.ragsearch.operator.helm;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -16,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Renders the chart with Helm's own engine (helm-java bundles it) and checks what it would install. */
 class HelmChartTest {
-    static final Path CHART = Path.of("../helm/ragsearch-operator");
+    /** What helm-java renders (the chart without its kubeVersion line: HelmJavaChart says why). */
+    static final Path CHART = HelmJavaChart.path();
 
 
     static List<HasMetadata> parse(String yaml) {
@@ -35,7 +41,7 @@ class HelmChartTest {
 
     @Test
     void lintIsClean() {
-        LintResult lint = new Helm(CHART).lint().strict().call();
+        LintResult lint = new Helm(HelmJavaChart.CHART).lint().strict().call();
         assertFalse(lint.isFailed(), String.join("\n", lint.getMessages()));
         assertTrue(lint.getMessages().stream().noneMatch(m -> m.contains("[WARNING]") || m.contains("[ERROR]")),
                 String.join("\n", lint.getMessages()));
@@ -44,7 +50,7 @@ class HelmChartTest {
     @Test
     void clusterScopeInstallsAServiceAccountClusterRoleBindingAndAProbedDeployment() {
         List<HasMetadata> objects = parse(new Helm(CHART).template().withName("rs").withNamespace("ops").call());
-        assertEquals(List.of("ClusterRole", "ClusterRoleBinding", "Deployment", "Role", "RoleBinding", "ServiceAccount"),
+        assertEquals(List.of("ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Role", "RoleBinding", "ServiceAccount"),
                 objects.stream().map(HasMetadata::getKind).sorted().toList());
         Deployment d = of(objects, Deployment.class);
         Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
@@ -62,6 +68,8 @@ class HelmChartTest {
         assertTrue(rules.stream().anyMatch(r -> r.getResources().contains("ragsearches/status") && r.getVerbs().contains("patch")));
         PolicyRule pods = rules.stream().filter(r -> r.getResources().contains("pods")).findFirst().orElseThrow();
         assertFalse(pods.getVerbs().contains("delete"));
+        PolicyRule resize = rules.stream().filter(r -> r.getResources().contains("pods/resize")).findFirst().orElseThrow();
+        assertEquals(List.of("patch"), resize.getVerbs(), "pods are resized in place, never edited otherwise");
     }
 
     @Test
@@ -191,13 +199,66 @@ class HelmChartTest {
         assertTrue(e.getMessage().contains("rbac.scope must be one of the following: \"cluster\", \"namespace\""), e.getMessage());
     }
 
+    /**
+     * The CRD is a template (Helm upgrades it; crds/ it never would), rendered from the generated
+     * copy in files/: the same schema as ../crds/, plus the annotation that keeps it on uninstall.
+     */
     @Test
-    void theChartCarriesTheGeneratedCrdWhichHelmKeepsOnUninstall() throws Exception {
-        Path inChart = CHART.resolve("crds/ragsearches.ragsearch.io-v1.yml");
+    void theChartRendersTheGeneratedCrdWhichHelmUpgradesAndKeepsOnUninstall() throws Exception {
+        Path inChart = HelmJavaChart.CHART.resolve("files/ragsearches.ragsearch.io-v1.yml");
         assertEquals(Files.readString(Path.of("../crds/ragsearches.ragsearch.io-v1.yml")), Files.readString(inChart));
-        // Helm installs crds/ before templates and never deletes it; it must not be a template too.
-        String rendered = new Helm(CHART).template().withName("rs").call();
-        assertFalse(rendered.contains("CustomResourceDefinition"));
+        assertFalse(Files.exists(HelmJavaChart.CHART.resolve("crds")), "crds/ would be installed once and never upgraded");
+
+        CustomResourceDefinition generated = Serialization.unmarshal(Files.readString(inChart), CustomResourceDefinition.class);
+        CustomResourceDefinition rendered = of(parse(new Helm(CHART).template().withName("rs").withNamespace("ops").call()),
+                CustomResourceDefinition.class);
+        assertEquals(generated.getSpec(), rendered.getSpec(), "the schema, as generated from the Java model");
+        assertEquals(generated.getMetadata().getName(), rendered.getMetadata().getName());
+        assertEquals("keep", rendered.getMetadata().getAnnotations().get("helm.sh/resource-policy"));
+        assertEquals("rs", rendered.getMetadata().getLabels().get("app.kubernetes.io/instance"));
+
+        List<HasMetadata> without = parse(new Helm(CHART).template().withName("rs").withNamespace("ops").set("crd.install", "false").call());
+        assertTrue(without.stream().noneMatch(CustomResourceDefinition.class::isInstance), "crd.install=false: managed outside Helm");
+        assertTrue(without.stream().anyMatch(Deployment.class::isInstance));
+    }
+
+    /** metrics.serviceMonitor: off by default (the ServiceMonitor CRD may be absent); on, a Service and a ServiceMonitor that meet. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aServiceMonitorOnlyWhenEnabledSelectingTheOperatorsMetricsService() {
+        List<HasMetadata> plain = parse(new Helm(CHART).template().withName("rs").withNamespace("ops").call());
+        assertTrue(plain.stream().noneMatch(o -> o.getKind().equals("ServiceMonitor") || o.getKind().equals("Service")), kinds(plain));
+
+        List<HasMetadata> on = parse(new Helm(CHART).template().withName("rs").withNamespace("ops")
+                .set("metrics.serviceMonitor.enabled", "true").set("metrics.serviceMonitor.labels.release", "prom")
+                .set("healthPort", "9090").call());
+        GenericKubernetesResource monitor = on.stream().filter(o -> o.getKind().equals("ServiceMonitor"))
+                .map(GenericKubernetesResource.class::cast).findFirst().orElseThrow(() -> new AssertionError(kinds(on)));
+        assertEquals("monitoring.coreos.com/v1", monitor.getApiVersion());
+        assertEquals("ops", monitor.getMetadata().getNamespace());
+        assertEquals("prom", monitor.getMetadata().getLabels().get("release"), "what a Prometheus's serviceMonitorSelector matches");
+        Map<String, Object> endpoint = ((List<Map<String, Object>>) monitor.get("spec", "endpoints")).get(0);
+        assertEquals("metrics", endpoint.get("port"));
+        assertEquals("/metrics", endpoint.get("path"));
+        Map<String, String> selector = monitor.get("spec", "selector", "matchLabels");
+
+        Service service = of(on, Service.class);
+        assertTrue(service.getMetadata().getLabels().entrySet().containsAll(selector.entrySet()), "the ServiceMonitor selects the Service");
+        ServicePort port = service.getSpec().getPorts().get(0);
+        assertEquals("metrics", port.getName());
+        assertEquals(9090, port.getPort());
+        assertEquals("health", port.getTargetPort().getStrVal(), "the operator container's port that serves /metrics");
+        Deployment d = of(on, Deployment.class);
+        assertTrue(d.getSpec().getTemplate().getMetadata().getLabels().entrySet().containsAll(service.getSpec().getSelector().entrySet()),
+                "the Service selects the operator pods");
+
+        Exception e = assertThrows(Exception.class, () -> new Helm(CHART).template().withName("rs")
+                .set("metrics.serviceMonitor.interval", "often").call());
+        assertTrue(e.getMessage().contains("interval"), e.getMessage());
+    }
+
+    private static String kinds(List<HasMetadata> objects) {
+        return objects.stream().map(HasMetadata::getKind).toList().toString();
     }
 
     private static <T> T of(List<HasMetadata> objects, Class<T> type) {

@@ -108,6 +108,22 @@ class ManifestFactoryTest {
     }
 
     @Test
+    void tracesLeaveThePodsOnlyWhereTheSpecSendsThem() {
+        Container plain = server(ManifestFactory.build(check(base()), 1, "key").deployment().getSpec().getTemplate().getSpec());
+        assertTrue(plain.getEnv().stream().noneMatch(e -> e.getName().startsWith("OTEL_")), "no OTEL_* variable: the server exports nothing");
+
+        RagSearch r = base();
+        r.getSpec().telemetry = new io.ragsearch.operator.model.Telemetry();
+        r.getSpec().telemetry.otlpEndpoint = "http://otel-collector.observability:4318";
+        Manifests m = ManifestFactory.build(check(r), 1, "key");
+        Container c = server(m.deployment().getSpec().getTemplate().getSpec());
+        assertEquals("http://otel-collector.observability:4318", env(c, "OTEL_EXPORTER_OTLP_ENDPOINT").getValue());
+        assertEquals(r.getMetadata().getName(), env(c, "OTEL_SERVICE_NAME").getValue());
+        assertEquals("k8s.namespace.name=" + r.getMetadata().getNamespace(), env(c, "OTEL_RESOURCE_ATTRIBUTES").getValue());
+        assertNotEquals(ManifestFactory.build(check(base()), 1, "key").configHash(), m.configHash(), "the pods roll to start tracing");
+    }
+
+    @Test
     void secretsReachThePodAsReferencesNeverAsValues() {
         RagSearch r = base();
         r.getSpec().database = new Database();
@@ -121,6 +137,35 @@ class ManifestFactoryTest {
         assertEquals("password", env(c, "RAGSEARCH_DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey());
         assertEquals("token", env(c, "RAGSEARCH_AUTH_TOKEN").getValueFrom().getSecretKeyRef().getKey());
         assertEquals("mcp-token", env(c, "RAGSEARCH_AUTH_TOKEN").getValueFrom().getSecretKeyRef().getName());
+    }
+
+    /** spec.auth jwt: the server's auth section in the ConfigMap, the pod's own token and CA projected, no static token. */
+    @Test
+    void jwtAuthIsRenderedWithTheKubernetesKeysProjected() {
+        RagSearch r = base();
+        r.getSpec().auth = SpecCheckTest.jwt();
+        Manifests m = ManifestFactory.build(check(r), 1, "key");
+        ServerSettings config = RenderedSettings.parse(m.configMap().getData().get("config.yaml"));
+        ServerSettings.Auth auth = config.auth();
+        assertEquals("jwt", auth.mode());
+        assertEquals("https://kubernetes.default.svc.cluster.local", auth.issuer());
+        assertEquals(java.util.List.of("ragsearch.search"), auth.audiences());
+        assertEquals("/var/run/secrets/ragsearch/kube-api/ca.crt", auth.caFile());
+        assertEquals("/var/run/secrets/ragsearch/kube-api/token", auth.tokenFile());
+        assertEquals(java.util.List.of("agents:hr-agent"), auth.access().get(0).serviceAccounts());
+        assertEquals(java.util.List.of(r.getSpec().projects.get(0).name), auth.access().get(0).projects());
+
+        PodSpec pod = m.deployment().getSpec().getTemplate().getSpec();
+        Volume kube = volume(pod, "kube-api-access");
+        assertEquals("token", kube.getProjected().getSources().get(0).getServiceAccountToken().getPath());
+        assertEquals("kube-root-ca.crt", kube.getProjected().getSources().get(1).getConfigMap().getName());
+        assertEquals("/var/run/secrets/ragsearch/kube-api", mount(server(pod), "kube-api-access").getMountPath());
+        assertEquals(Boolean.FALSE, pod.getAutomountServiceAccountToken(), "only the projected token, not the automounted one");
+        assertTrue(server(pod).getEnv().stream().noneMatch(e -> e.getName().equals("RAGSEARCH_AUTH_TOKEN")));
+
+        r.getSpec().auth.kubernetesKeys = null; // another OIDC issuer: nothing of the cluster's mounted
+        PodSpec plain = ManifestFactory.build(check(r), 1, "key").deployment().getSpec().getTemplate().getSpec();
+        assertTrue(plain.getVolumes().stream().noneMatch(v -> v.getName().equals("kube-api-access")));
     }
 
     @Test

@@ -36,10 +36,16 @@ public final class MockCluster {
     /** The CRD installed, the operator started against the mock, pods' calibrations read from {@code pods}. */
     static OperatorRuntime startOperator(KubernetesClient client, io.ragsearch.operator.podadmin.PodAdminClient pods)
             throws IOException {
+        return startOperator(client, pods, io.ragsearch.operator.metrics.ReconcileTraces.OFF);
+    }
+
+    static OperatorRuntime startOperator(KubernetesClient client, io.ragsearch.operator.podadmin.PodAdminClient pods,
+                                         io.ragsearch.operator.metrics.ReconcileTraces traces) throws IOException {
         quietMockServer();
         installCrd(client);
         OperatorRuntime operator = new OperatorRuntime(client, pods, new RagSearchReconciler.Settings(
-                java.time.Duration.ofMillis(500), java.time.Duration.ofSeconds(30), PodLayout.ADMIN_PORT), java.util.Set.of());
+                java.time.Duration.ofMillis(500), java.time.Duration.ofSeconds(30), PodLayout.ADMIN_PORT), java.util.Set.of(), null,
+                OperatorRuntime.Apply.PLAIN, traces);
         operator.start();
         return operator;
     }

@@ -143,6 +143,13 @@ class PromotionPlannerTest {
         assertFalse(alone.start().againstService());
         assertEquals("checks running on pod-a against no baseline (no serving pod is ready)", alone.verdict().message());
 
+        // Auth mode jwt: the candidate holds no token the serving pods would take, so none is named.
+        Decision jwt = PromotionPlanner.decide(inputs(new CheckedSpec.Verification("checks", "checks.yaml", 60, false), V1_RUNS,
+                verifying("v2", T0, null), ready, T0.plusSeconds(5)));
+        assertFalse(jwt.start().againstService());
+        assertEquals("checks running on pod-a against their expectations alone (auth mode jwt: no token of the candidate's opens "
+                + "the serving pods)", jwt.verdict().message());
+
         Decision failed = PromotionPlanner.startFailed(d.start(), "connection refused");
         assertNull(failed.start());
         assertNull(failed.status().candidatePod, "not started: tried again on the next reconcile");

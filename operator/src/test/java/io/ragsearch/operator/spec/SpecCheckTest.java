@@ -24,6 +24,45 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 public class SpecCheckTest {
 
+    /** Mode jwt with the cluster's ServiceAccount tokens: hr-agent reads the first project. */
+    public static Auth jwt() {
+        Auth auth = new Auth();
+        auth.mode = "jwt";
+        auth.issuer = "https://kubernetes.default.svc.cluster.local";
+        auth.audiences = java.util.List.of("ragsearch.search");
+        auth.kubernetesKeys = true;
+        io.ragsearch.operator.model.AccessRule rule = new io.ragsearch.operator.model.AccessRule();
+        rule.projects = java.util.List.of(valid().getSpec().projects.get(0).name);
+        rule.serviceAccounts = java.util.List.of("agents:hr-agent");
+        auth.access = java.util.List.of(rule);
+        return auth;
+    }
+
+    /** spec.auth: the server's own rules on what would be rendered, and static vs jwt kept apart. */
+    @Test
+    void authModesAreCheckedAsTheServerChecksThem() {
+        RagSearch r = valid();
+        r.getSpec().auth = jwt();
+        assertEquals(List.of(), SpecCheck.check(r, null).problems());
+
+        r.getSpec().auth.audiences = List.of();
+        r.getSpec().auth.bearerTokenSecretRef = new SecretKeys();
+        r.getSpec().auth.bearerTokenSecretRef.name = "token";
+        r.getSpec().auth.algorithms = List.of("HS256");
+        List<String> problems = SpecCheck.check(r, null).problems();
+        assertTrue(problems.contains("spec.auth.bearerTokenSecretRef belongs to mode static: with jwt each caller brings its own token"),
+                problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("spec.auth.audiences needs at least one")), problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("spec.auth.algorithms: 'HS256' is not allowed")), problems.toString());
+
+        RagSearch s = valid();
+        s.getSpec().auth = new Auth();
+        assertEquals(List.of("spec.auth.bearerTokenSecretRef is required with mode static (the default)"),
+                SpecCheck.check(s, null).problems());
+        s.getSpec().auth.mode = "oauth";
+        assertEquals(List.of("spec.auth.mode must be static or jwt (got 'oauth')"), SpecCheck.check(s, null).problems());
+    }
+
     @Test
     void parsesQuantitiesAndAppliesDefaults() {
         CheckedSpec c = SpecCheck.check(valid(), null).spec().orElseThrow();
@@ -106,6 +145,25 @@ public class SpecCheckTest {
     }
 
     @Test
+    void inAuthModeJwtTheCandidateIsVerifiedWithoutABaseline() {
+        RagSearch r = valid();
+        r.getSpec().verification = new io.ragsearch.operator.model.VerificationSpec();
+        r.getSpec().verification.configMap = "checks";
+        io.ragsearch.operator.model.Auth auth = new io.ragsearch.operator.model.Auth();
+        auth.mode = "jwt";
+        auth.issuer = "https://kubernetes.default.svc.cluster.local";
+        auth.audiences = List.of("ragsearch.search");
+        io.ragsearch.operator.model.AccessRule rule = new io.ragsearch.operator.model.AccessRule();
+        rule.projects = List.of("*");
+        rule.serviceAccounts = List.of("agents:hr-agent");
+        auth.access = List.of(rule);
+        auth.kubernetesKeys = true;
+        r.getSpec().auth = auth;
+        assertEquals(new CheckedSpec.Verification("checks", "checks.yaml", 900, false),
+                SpecCheck.check(r, null).spec().orElseThrow().verification());
+    }
+
+    @Test
     void tooSmallMemoryAndForceWithoutNumber() {
         RagSearch r = valid();
         r.getSpec().resources.memory = "128Mi";
@@ -169,6 +227,46 @@ public class SpecCheckTest {
         assertTrue(SpecCheck.check(r, null).valid());
         r.getSpec().replicas = 0;
         assertTrue(SpecCheck.check(r, null).valid(), "scaled to zero: nothing to drain");
+    }
+
+    @Test
+    void autoscalingStartsAtItsMinimumAndIsCheckedWhereTheSchemaCannotBe() {
+        RagSearch r = valid();
+        r.getSpec().autoscaling = new io.ragsearch.operator.model.Autoscaling();
+        r.getSpec().autoscaling.minReplicas = 2;
+        r.getSpec().autoscaling.maxReplicas = 4;
+        r.getSpec().autoscaling.targetCPUUtilizationPercentage = 60;
+        CheckedSpec c = SpecCheck.check(r, null).spec().orElseThrow();
+        assertEquals(2, c.replicas(), "without spec.replicas the pods start at minReplicas");
+        assertEquals(new CheckedSpec.Autoscale(2, 4, 60, null, 300), c.autoscale());
+        r.getSpec().replicas = 3;
+        assertEquals(3, SpecCheck.check(r, null).spec().orElseThrow().replicas(), "the scale subresource's number is kept");
+
+        // a budget is judged against the fewest pods the autoscaler leaves, not today's spec.replicas
+        r.getSpec().podDisruptionBudget = new io.ragsearch.operator.model.DisruptionBudget();
+        r.getSpec().podDisruptionBudget.minAvailable = 2;
+        String all = String.join("\n", SpecCheck.check(r, null).problems());
+        assertTrue(all.contains("minAvailable 2 with spec.autoscaling.minReplicas 2 would block every node drain"), all);
+        r.getSpec().podDisruptionBudget.minAvailable = 1;
+        assertTrue(SpecCheck.check(r, null).valid());
+
+        r.getSpec().autoscaling.minReplicas = 5;
+        r.getSpec().autoscaling.targetCPUUtilizationPercentage = null;
+        r.getSpec().autoscaling.scaleDownStabilizationSeconds = 7200;
+        all = String.join("\n", SpecCheck.check(r, null).problems());
+        assertTrue(all.contains("spec.autoscaling.minReplicas 5 exceeds maxReplicas 4"), all);
+        assertTrue(all.contains("spec.autoscaling needs a target"), all);
+        assertTrue(all.contains("spec.autoscaling.scaleDownStabilizationSeconds must be in [0, 3600], got 7200"), all);
+
+        r.getSpec().autoscaling.minReplicas = 2;
+        r.getSpec().autoscaling.scaleDownStabilizationSeconds = null;
+        r.getSpec().autoscaling.targetCPUUtilizationPercentage = 60;
+        r.getSpec().resources.cpu = null;
+        all = String.join("\n", SpecCheck.check(r, null).problems());
+        assertTrue(all.contains("targetCPUUtilizationPercentage needs spec.resources.cpu"), all);
+        r.getSpec().autoscaling.targetCPUUtilizationPercentage = null;
+        r.getSpec().autoscaling.targetMemoryUtilizationPercentage = 80;
+        assertTrue(SpecCheck.check(r, null).valid(), "a memory target needs no CPU request");
     }
 
     @Test

@@ -82,7 +82,9 @@ class PairParityTest {
         System.out.printf("pair parity: %d question × article pairs (%d questions, %d articles), %d cut at the maximum length, %d differ%n",
                 pairs, questions.size(), articles.size(), cut, mismatches.size());
         assertTrue(questions.size() > 100 && articles.size() > 900, questions.size() + " questions, " + articles.size() + " articles");
-        assertTrue(cut > pairs / 4 && cut < pairs, cut + " of " + pairs + " pairs cut: truncation went untested or nothing fit");
+        // A fifth at least: the blind sets of issue 31 (shorter questions, a corpus of short rules) took the share from
+        // over a quarter to 0.244; what matters is that thousands of pairs exercise the cut.
+        assertTrue(cut > pairs / 5 && cut < pairs, cut + " of " + pairs + " pairs cut: truncation went untested or nothing fit");
         assertEquals(List.of(), mismatches.subList(0, Math.min(5, mismatches.size())), mismatches.size() + " of " + pairs + " pairs differ");
     }
 
