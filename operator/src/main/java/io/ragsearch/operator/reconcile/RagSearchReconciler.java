@@ -5,8 +5,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
@@ -151,6 +153,18 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         Observation seen = observer.observe(resource, context);
         ReconcileDecision decision = Decider.decide(seen, settings);
         return actions.act(seen, decision, context);
+    }
+
+    /**
+     * A reconcile that threw (an unexpected exception: the API server refused a write, say) leaves
+     * {@code ReconcileFailed} in the status, so {@code kubectl describe} tells what the log tells;
+     * JOSDK retries as it would without it.
+     */
+    @Override
+    public ErrorStatusUpdateControl<RagSearch> updateErrorStatus(RagSearch resource, Context<RagSearch> context, Exception e) {
+        boolean lastAttempt = context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
+        resource.setStatus(StatusComposer.failed(resource, e, lastAttempt, clock.instant()));
+        return ErrorStatusUpdateControl.patchStatus(resource);
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.operator.AggregatedOperatorException;
 import io.ragsearch.operator.budget.Mebibytes;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.EmbeddingStatus;
@@ -22,6 +24,7 @@ import java.util.Objects;
  * the events are returned as {@link Announcement}s, written when the reconcile acts.
  */
 final class StatusComposer {
+    private static final KubernetesSerialization COPIES = new KubernetesSerialization();
 
     /** A status and the events that tell what changed in it, in the order they are written. */
     record Composed(RagSearchStatus status, List<Announcement> events) {
@@ -37,6 +40,8 @@ final class StatusComposer {
         String message = String.join("; ", problems) + ". The running Deployment is left as it was.";
         Conditions conditions = new Conditions(old == null ? null : old.conditions, generation(resource), now);
         conditions.set(Conditions.INVALID_SPEC, true, "InvalidSpec", message);
+        // The reconcile went through (to its refusal): an earlier failure's condition is over.
+        conditions.remove(Conditions.RECONCILE_FAILED);
         next.conditions = conditions.list();
         List<Announcement> events = changed(old, Conditions.INVALID_SPEC, true, message)
                 ? List.of(Announcement.warning("InvalidSpec", message)) : List.of();
@@ -61,6 +66,7 @@ final class StatusComposer {
         memory(conditions, spec, plan);
         clamped(conditions, spec, plan);
         database(conditions, spec, databases);
+        conditions.remove(Conditions.RECONCILE_FAILED);
         next.conditions = conditions.list();
         return new Composed(next, announce(old, next, spec, plan));
     }
@@ -113,6 +119,43 @@ final class StatusComposer {
                     + " s after the spec asked for it"));
         }
         return said;
+    }
+
+    /**
+     * The status after a reconcile failed with an exception nothing planned for (the API server refused a write, a
+     * dependent could not be applied): everything as the last reconcile left it, with {@code ReconcileFailed} saying
+     * what failed and whether it is retried. No event: a retried failure would repeat it at every attempt.
+     *
+     * @param lastAttempt JOSDK will not retry: the next change of the RagSearch or its pods reconciles it again
+     */
+    static RagSearchStatus failed(RagSearch resource, Exception e, boolean lastAttempt, Instant now) {
+        RagSearchStatus next = resource.getStatus() == null ? new RagSearchStatus() : COPIES.clone(resource.getStatus());
+        Conditions conditions = new Conditions(next.conditions, generation(resource), now);
+        conditions.set(Conditions.RECONCILE_FAILED, true, "UnexpectedError", "the reconcile failed: " + describe(e)
+                + (lastAttempt ? "; not retried again until the RagSearch or its pods change" : "; retried with back-off")
+                + ". The objects are as far as it got.");
+        next.conditions = conditions.list();
+        return next;
+    }
+
+    /** The exception and its causes, each once; a workflow's failure names each dependent that failed. */
+    static String describe(Throwable e) {
+        List<String> parts = new ArrayList<>();
+        for (Throwable t = e; t != null && parts.size() < 4; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof AggregatedOperatorException aggregated) {
+                aggregated.getAggregatedExceptions().forEach((dependent, failure) -> parts.add(dependent + ": " + text(failure)));
+                break;
+            }
+            String text = text(t);
+            if (parts.stream().noneMatch(p -> p.contains(text))) {
+                parts.add(text);
+            }
+        }
+        return String.join("; ", parts);
+    }
+
+    private static String text(Throwable t) {
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
     }
 
     private static void ready(Conditions c, CheckedSpec spec, int ready, String endpoint, EmbeddingStatus embedding) {
