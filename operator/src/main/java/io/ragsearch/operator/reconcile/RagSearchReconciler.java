@@ -246,7 +246,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
             Manifests asRunning = ManifestFactory.build(atTemplate, plan.effective().concurrency(), key, secretsDigest, settings.adminAccess());
             onlyLimits = asRunning.configHash().equals(runningHash);
         }
-        boolean sameTarget = old != null && old.resize != null && java.util.Objects.equals(old.resize.memoryLimitBytes, spec.memoryBytes());
+        boolean sameTarget = old != null && InPlaceResize.sameTarget(old.resize, spec.memoryBytes(), spec.cpuMillis());
         String refused = sameTarget ? old.resize.refused : null;
         return ResizePlanner.decide(new ResizePlanner.Inputs(InPlaceResize.limits(spec), running == null ? null : InPlaceResize.limits(atTemplate),
                 onlyLimits, atTemplate != spec && onlyLimits ? resizes.support() : new ResizePlanner.Support(false, "-"), refused,
@@ -272,7 +272,7 @@ public class RagSearchReconciler implements Reconciler<RagSearch> {
         next.resize = InPlaceResize.status(previous, resize, spec, rendered, progress,
                 InPlaceResize.specWrittenAt(resource, clock.instant()));
         boolean newDecision = previous == null || !java.util.Objects.equals(previous.reason, next.resize.reason)
-                || !java.util.Objects.equals(previous.memoryLimitBytes, next.resize.memoryLimitBytes);
+                || !InPlaceResize.sameTarget(previous, next.resize.memoryLimitBytes, next.resize.cpuLimitMillis);
         if (newDecision) {
             if (resize.inPlace() || ResizePlanner.REASON_OTHER_CHANGES.equals(resize.reason())
                     || ResizePlanner.REASON_ROLLOUT.equals(resize.reason())) {
