@@ -19,15 +19,29 @@ public final class CpuLimit {
 
     private final Path dir;
     private final boolean v2;
+    /** The cpu.max-format file itself, when not the cgroup's (ofFile). */
+    private final Path file;
 
     private CpuLimit(Path dir, boolean v2) {
         this.dir = dir;
         this.v2 = v2;
+        this.file = null;
+    }
+
+    private CpuLimit(Path file) {
+        this.dir = file;
+        this.v2 = true;
+        this.file = file;
     }
 
     /** This process's CPU cgroup, or empty where none can be read (then the operator's value holds). */
     public static Optional<CpuLimit> detect() {
         return detect(Path.of("/proc/self/cgroup"), Path.of("/sys/fs/cgroup"));
+    }
+
+    /** A file of cgroup v2's {@code cpu.max} format somewhere else (RAGSEARCH_CPU_LIMIT_FILE: tests, other mounts). */
+    public static CpuLimit ofFile(Path cpuMax) {
+        return new CpuLimit(cpuMax);
     }
 
     static Optional<CpuLimit> detect(Path procCgroup, Path cgroupRoot) {
@@ -59,14 +73,17 @@ public final class CpuLimit {
         return Optional.empty();
     }
 
-    /** Where the limit is read (for the log). */
-    public Path dir() {
+    /** Where the limit is read: the cgroup's directory, or the file given (for the log). */
+    public Path where() {
         return dir;
     }
 
     /** The limit now in millicores; empty for none, or when the files cannot be read any more. */
     public OptionalLong read() {
         try {
+            if (file != null) {
+                return parseCpuMax(Files.readString(file));
+            }
             if (v2) {
                 return parseCpuMax(Files.readString(dir.resolve("cpu.max")));
             }

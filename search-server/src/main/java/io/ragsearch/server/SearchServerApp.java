@@ -172,10 +172,10 @@ public final class SearchServerApp implements AutoCloseable {
     private void startLiveRetune(RerankSettings rerank) {
         CalibrationSettings c = settings.models().calibration();
         Optional<Path> file = c.limitFile() != null ? Optional.of(c.limitFile()) : MemoryProbe.detect(c.rssProbe()).limitFile();
-        Optional<CpuLimit> cpu = CpuLimit.detect();
+        Optional<CpuLimit> cpu = c.cpuLimitFile() != null ? Optional.of(CpuLimit.ofFile(c.cpuLimitFile())) : CpuLimit.detect();
         LOG.info("rerank concurrency follows the memory limit in {} and the CPU limit in {}",
                 file.map(Path::toString).orElse("(none: no limit to follow)"),
-                cpu.map(l -> l.dir().toString()).orElse("(none: the operator's CPU limit holds)"));
+                cpu.map(l -> l.where().toString()).orElse("(none: the operator's CPU limit holds)"));
         LiveRetune live = new LiveRetune(rerank.retune(), () -> file.map(MemoryProbe::readLimit).orElse(OptionalLong.empty()),
                 () -> cpu.map(CpuLimit::read).orElse(OptionalLong.empty()), search.rerankLimiter(), executor::resizeRerankLane, () -> calibration, metrics, Clock.systemUTC());
         liveRetune = live;

@@ -60,14 +60,24 @@ class CpuLimitTest {
         CpuLimit limit = CpuLimit.detect(procCgroup("4:memory:/elsewhere\n2:cpuacct:/\n1:cpu:/ragsearch-node-1-1/ns_pod\n0::/\n"),
                 root.resolve("fs")).orElseThrow();
         assertEquals(OptionalLong.of(1500), limit.read());
-        assertEquals(own, limit.dir(), "cpuacct alone is not the cpu controller");
+        assertEquals(own, limit.where(), "cpuacct alone is not the cpu controller");
 
         Path mountRoot = root.resolve("fs/cpu");
         Files.writeString(mountRoot.resolve("cpu.cfs_quota_us"), "-1\n");
         Files.writeString(mountRoot.resolve("cpu.cfs_period_us"), "100000\n");
         CpuLimit inContainer = CpuLimit.detect(procCgroup("3:cpu,cpuacct:/docker/abc\n"), root.resolve("fs")).orElseThrow();
-        assertEquals(mountRoot, inContainer.dir(), "the namespace shows the container's cgroup as the root");
+        assertEquals(mountRoot, inContainer.where(), "the namespace shows the container's cgroup as the root");
         assertEquals(OptionalLong.empty(), inContainer.read(), "quota -1: no limit");
+    }
+
+    @Test
+    void aFileOfCpuMaxsFormatElsewhere() throws IOException {
+        Path file = root.resolve("cpu.max");
+        Files.writeString(file, "300000 100000\n");
+        CpuLimit limit = CpuLimit.ofFile(file);
+        assertEquals(OptionalLong.of(3000), limit.read());
+        Files.delete(file);
+        assertEquals(OptionalLong.empty(), limit.read(), "gone: no limit to follow");
     }
 
     @Test
