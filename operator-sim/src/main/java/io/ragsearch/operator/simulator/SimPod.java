@@ -133,7 +133,8 @@ final class SimPod {
             }
             changed = gen != observedGeneration;
             observedGeneration = gen;
-            PodResize.Decision d = PodResize.decide(allocated, desired == null ? new ResourceRequirements() : desired, node);
+            ResourceRequirements admitted = main().getResources() == null ? new ResourceRequirements() : main().getResources();
+            PodResize.Decision d = PodResize.decide(admitted, allocated, desired == null ? new ResourceRequirements() : desired, node);
             switch (d.kind()) {
                 case NONE -> {
                     changed |= resizePending != null;
