@@ -14,7 +14,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Our kubelet as a process of its own, for a control plane outside this JVM (the testplane that
- * {@code testplane up} starts, the one {@code scripts/kube-e2e.sh} brings up): registers the node
+ * {@code testplane up} starts, the one {@code scripts/test/kube-e2e.sh} brings up): registers the node
  * and runs the pods bound to it until SIGTERM, then stops every pod process it started.
  *
  * <pre>java -cp operator-sim/target/ragsearch-operator-sim.jar io.ragsearch.operator.simulator.NodeAgentCommand --kubeconfig FILE</pre>

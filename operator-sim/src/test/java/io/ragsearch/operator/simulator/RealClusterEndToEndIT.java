@@ -546,10 +546,12 @@ class RealClusterEndToEndIT {
             // Open finding (issue 29): in the runs of 2026-12-06 the roll's waiting pod was still there 300 s after the way
             // back although the pods serve the template again, so it is reported here, not asserted.
             Pod left = admin.pods().inNamespace(ns).withName(waiting.getMetadata().getName()).get();
-            note("the refused roll's waiting pod after the way back: %s; configuration hash %s (before the refusal %s)",
-                    left == null ? "gone" : "still there, " + left.getStatus().getPhase() + ", owned by "
-                            + left.getMetadata().getOwnerReferences().stream().map(o -> o.getName()).toList(),
-                    configHash(), hashBefore);
+            note("the refused roll's waiting pod after the way back: %s; configuration hash %s (before the refusal %s); "
+                            + "ReplicaSets: %s",
+                    left == null ? "gone" : "still there, " + left.getStatus().getPhase() + ", node " + left.getSpec().getNodeName()
+                            + ", deletion " + left.getMetadata().getDeletionTimestamp() + ", finalizers " + left.getMetadata().getFinalizers()
+                            + ", owned by " + left.getMetadata().getOwnerReferences().stream().map(o -> o.getName()).toList(),
+                    configHash(), hashBefore, replicaSets());
             note("memory back to the template's %d Mi: the running pods resized in place %.1f s after the edit "
                             + "(secondsToRetune %.1f), concurrency %d (expected %d)", templateMemory >> 20, back.seconds,
                     back.status.secondsToRetune, back.status.concurrency, expected);
@@ -892,6 +894,14 @@ class RealClusterEndToEndIT {
         String hash = configHash();
         List<Pod> pods = admin.pods().inNamespace(ns).withLabel(Labels.LABEL_INSTANCE, NAME).list().getItems();
         return !pods.isEmpty() && pods.stream().allMatch(p -> hash.equals(p.getMetadata().getLabels().get(Labels.CONFIG_HASH)));
+    }
+
+    /** Each ReplicaSet of the namespace: name, desired and available replicas, its template's configuration hash. */
+    static List<String> replicaSets() {
+        return admin.apps().replicaSets().inNamespace(ns).list().getItems().stream()
+                .map(r -> r.getMetadata().getName() + " " + r.getSpec().getReplicas() + "/" + r.getStatus().getAvailableReplicas()
+                        + " " + r.getSpec().getTemplate().getMetadata().getAnnotations().get(Labels.CONFIG_HASH))
+                .toList();
     }
 
     static String configHash() {

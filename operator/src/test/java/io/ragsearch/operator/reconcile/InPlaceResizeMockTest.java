@@ -101,10 +101,12 @@ class InPlaceResizeMockTest {
         client.pods().inNamespace(ns).withName("rules-a").delete();
         MockCluster.readyPod(client, tuned, "rules-b", "10.2.0.2");
 
-        client.resources(RagSearch.class).inNamespace(ns).withName("rules").edit(r -> {
-            r.getSpec().resources.cpu = "2";
-            return r;
-        });
+        // The operator writes the status meanwhile: an edit that meets its write (409) is made again.
+        await("the CPU edit accepted").atMost(WAIT).ignoreExceptionsInstanceOf(io.fabric8.kubernetes.client.KubernetesClientException.class)
+                .until(() -> client.resources(RagSearch.class).inNamespace(ns).withName("rules").edit(r -> {
+                    r.getSpec().resources.cpu = "2";
+                    return r;
+                }) != null);
         RagSearch decided = await().atMost(WAIT).until(() -> MockCluster.get(client, ns, "rules"),
                 x -> x.getStatus().resize != null && Long.valueOf(2000).equals(x.getStatus().resize.cpuLimitMillis));
         assertEquals("InPlace", decided.getStatus().resize.mode, events(client, ns, decided.getStatus().resize.reason).toString());
