@@ -78,7 +78,7 @@ public final class NodeAgentCommand implements Runnable {
             }, "node-shutdown"));
             agent.start();
             System.out.println("node " + node + " ready: pods from the " + agent.runtime() + "; memory limits " + agent.memoryLimits()
-                    + "; pod logs in " + work.resolve("pods"));
+                    + "; CPU limits " + agent.cpuLimits() + "; pod logs in " + work.resolve("pods"));
             stopped.await();
         } catch (IOException e) {
             throw new IllegalStateException(e.getMessage(), e);

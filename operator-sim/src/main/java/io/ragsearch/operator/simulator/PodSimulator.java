@@ -56,6 +56,15 @@ public final class PodSimulator implements AutoCloseable {
         return agent.memoryLimitsEnforced();
     }
 
+    /** Whether pods run under their CPU limits; otherwise why not. */
+    public String cpuLimits() {
+        return agent.cpuLimits();
+    }
+
+    public boolean cpuLimitsEnforced() {
+        return agent.cpuLimitsEnforced();
+    }
+
     /** The main containers' processes now running, for checks of what they run as. */
     public List<ProcessHandle> processes() {
         return agent.processes();

@@ -137,7 +137,7 @@ final class Decider {
                 || InPlaceResize.unfinished(old == null ? null : old.resize, spec.memoryBytes());
         boolean onlyLimits = asRunning == null || asRunning.manifests().configHash().equals(runningHash);
         var measured = old == null ? null : old.rerank;
-        boolean sameTarget = old != null && old.resize != null && Objects.equals(old.resize.memoryLimitBytes, spec.memoryBytes());
+        boolean sameTarget = old != null && InPlaceResize.sameTarget(old.resize, spec.memoryBytes(), spec.cpuMillis());
         String refused = sameTarget ? old.resize.refused : null;
         return ResizePlanner.decide(new ResizePlanner.Inputs(InPlaceResize.limits(spec),
                 running == null ? null : InPlaceResize.limits(cluster.atTemplate()), onlyLimits,

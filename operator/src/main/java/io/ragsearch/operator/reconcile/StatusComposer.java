@@ -102,7 +102,7 @@ final class StatusComposer {
         next.resize = InPlaceResize.status(previous, resize, spec, rendered, progress, requestedAt);
         List<Announcement> said = new ArrayList<>();
         boolean newDecision = previous == null || !Objects.equals(previous.reason, next.resize.reason)
-                || !Objects.equals(previous.memoryLimitBytes, next.resize.memoryLimitBytes);
+                || !InPlaceResize.sameTarget(previous, next.resize.memoryLimitBytes, next.resize.cpuLimitMillis);
         if (newDecision) {
             // A roll the cluster or the pods' use forced on the spec is a warning; the others are the rule at work.
             boolean expected = resize.inPlace() || ResizePlanner.REASON_OTHER_CHANGES.equals(resize.reason())

@@ -148,6 +148,39 @@ class DeciderTest {
         assertTrue(told.warning(), "a roll the cluster forced is a warning");
     }
 
+    @Test
+    void aCpuOnlyEditAfterAMemoryResizeIsANewInPlaceTargetWithItsOwnEvent() {
+        CheckedSpec before = check(MockCluster.ragSearch("ns", "rules", "2000Mi", "4"));
+        Observation start = observe(before, before, List.of(), null, Map.of(), null, null);
+        Deployment running = apply(Decider.decide(start, SETTINGS)).manifests().deployment();
+        Pod pod = MockCluster.pod(running, "rules-a", "10.0.0.1", true);
+
+        CheckedSpec spec = check(MockCluster.ragSearch("ns", "rules", "2000Mi", "2"));
+        CheckedSpec atTemplate = InPlaceResize.atTemplateLimits(spec, running);
+        assertEquals(4000L, atTemplate.cpuMillis(), "rendered under the template's CPU");
+        // The last resize, to the same memory at the template's 4 cores, was seen through.
+        RagSearchStatus previous = new RagSearchStatus();
+        previous.resize = new io.ragsearch.operator.model.ResizeStatus();
+        previous.resize.mode = "InPlace";
+        previous.resize.reason = ResizePlanner.REASON_IN_PLACE;
+        previous.resize.memoryLimitBytes = 2000 * MIB;
+        previous.resize.cpuLimitMillis = 4000L;
+        previous.resize.requestedAt = "2026-12-06T11:00:00Z";
+        previous.resize.retunedAt = "2026-12-06T11:00:02Z";
+        Observation seen = observe(spec, atTemplate, List.of(pod), running, Map.of(), V137, previous);
+        var decided = apply(Decider.decide(seen, SETTINGS));
+        assertEquals(ResizePlanner.Mode.IN_PLACE, decided.resize().mode(), decided.resize().toString());
+        assertEquals(Manifests.configHash(running), decided.manifests().configHash(), "the template as it runs: no roll");
+
+        var progress = new InPlaceResize.Progress(1, 0, null, null, null, true);
+        var done = Decider.conclude(seen, decided, new ReconcileDecision.Reported(decided.promotion(), progress), SETTINGS);
+        assertEquals(2000L, done.status().resize.cpuLimitMillis);
+        assertNotEquals("2026-12-06T11:00:00Z", done.status().resize.requestedAt, "asked for anew: the memory is the same, the CPU not");
+        assertNull(done.status().resize.retunedAt, "not seen through yet");
+        assertEquals(List.of(ResizePlanner.REASON_IN_PLACE), reasons(done.events().stream()
+                .filter(a -> a.reason().startsWith("Resize")).toList()), "a new decision: its event");
+    }
+
     private static Observation observeInvalid(RagSearch r) {
         SpecCheck.Result checked = SpecCheck.check(r, null);
         assertTrue(!checked.valid());
