@@ -104,8 +104,12 @@ public record CheckedSpec(RagSearch resource, Rollout rollout, Limits limits, Re
         return limits.memory().bytes();
     }
 
+    /**
+     * The memory limit as the pods get it: one spelling per amount ({@link LimitQuantities}), so
+     * "2Gi" and "2048Mi" make the same pod template and neither rolls nor blocks an in-place resize.
+     */
     public String memory() {
-        return limits.memory().text();
+        return LimitQuantities.memory(limits.memory().bytes());
     }
 
     public long heapBytes() {
@@ -116,8 +120,9 @@ public record CheckedSpec(RagSearch resource, Rollout rollout, Limits limits, Re
         return limits.cpu().millis();
     }
 
+    /** The CPU limit as the pods get it ("2" and "2000m" alike: "2"), null without one. */
     public String cpu() {
-        return limits.cpu().text();
+        return limits.cpu().millis() == null ? null : LimitQuantities.cpu(limits.cpu().millis());
     }
 
     public String tmpSize() {

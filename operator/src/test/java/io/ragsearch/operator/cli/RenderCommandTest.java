@@ -201,7 +201,7 @@ class RenderCommandTest {
         Deployment d = (Deployment) objects(run.out()).get(1);
         var pod = d.getSpec().getTemplate().getSpec();
         Container c = pod.getContainers().get(0);
-        assertEquals("1000000000", c.getResources().getLimits().get("memory").toString(), "an exponent quantity, unquoted");
+        assertEquals("1G", c.getResources().getLimits().get("memory").toString(), "an exponent quantity, unquoted: its amount in one spelling");
         assertEquals("2", c.getResources().getLimits().get("cpu").toString(), "cpu: 2 unquoted");
         assertEquals("search", pod.getNodeSelector().get("node-pool"));
         assertEquals("dedicated", pod.getTolerations().get(0).getKey());
