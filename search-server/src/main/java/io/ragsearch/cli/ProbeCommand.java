@@ -156,6 +156,11 @@ final class ProbeCommand implements Callable<Integer> {
         } catch (McpClientException e) {
             print(Map.of("round", round, "failed", e.getMessage()));
             return 1;
+        } catch (RuntimeException e) {
+            // Anything else the client throws is this round's failure, said on its line; the agent goes on
+            // to the next round instead of dying (a restarted container would repeat the round from 1).
+            print(Map.of("round", round, "failed", e.toString()));
+            return 1;
         }
         return 0;
     }
