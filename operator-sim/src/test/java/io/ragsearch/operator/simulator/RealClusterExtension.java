@@ -44,7 +44,7 @@ public final class RealClusterExtension implements BeforeAllCallback, AfterEachC
         return context.getStore(STORE).getOrComputeIfAbsent(context.getUniqueId(), k -> {
             Node node = node(context);
             String hint = context.getTestMethod().map(java.lang.reflect.Method::getName).orElse("test");
-            return new TestCluster(node.plane, node.admin, node.agent, node.plane.namespace(shortHint(hint)));
+            return new TestCluster(node.plane, node.admin, node.agent, node.workDir, node.plane.namespace(shortHint(hint)));
         }, TestCluster.class);
     }
 
@@ -73,11 +73,13 @@ public final class RealClusterExtension implements BeforeAllCallback, AfterEachC
         final ControlPlane plane;
         final KubernetesClient admin;
         final NodeAgent agent;
+        final java.nio.file.Path workDir;
 
-        private Node(ControlPlane plane, KubernetesClient admin, NodeAgent agent) {
+        private Node(ControlPlane plane, KubernetesClient admin, NodeAgent agent, java.nio.file.Path workDir) {
             this.plane = plane;
             this.admin = admin;
             this.agent = agent;
+            this.workDir = workDir;
         }
 
         static Node start() {
@@ -85,10 +87,11 @@ public final class RealClusterExtension implements BeforeAllCallback, AfterEachC
             KubernetesClient admin = plane.adminClient();
             try {
                 plane.applyRagSearchCrd(admin);
-                NodeAgent agent = new NodeAgent(admin, NodeAgent.Settings.of(ServerJar.path(),
-                        Files.createTempDirectory("ragsearch-test-node")), NODE);
+                // under /tmp: the pods' jar lies where their own /tmp emptyDir hides it (NodeAgentPodsIT)
+                java.nio.file.Path workDir = Files.createTempDirectory(java.nio.file.Path.of("/tmp"), "ragsearch-test-node");
+                NodeAgent agent = new NodeAgent(admin, NodeAgent.Settings.of(ServerJar.path(), workDir), NODE);
                 agent.start();
-                return new Node(plane, admin, agent);
+                return new Node(plane, admin, agent, workDir);
             } catch (IOException e) {
                 admin.close();
                 throw new UncheckedIOException(e);

@@ -40,14 +40,16 @@ public final class TestCluster {
     private final ControlPlane plane;
     private final KubernetesClient admin;
     private final NodeAgent agent;
+    private final Path nodeWorkDir;
     private final String namespace;
     /** What the test started here, stopped last first. */
     private final List<AutoCloseable> started = new ArrayList<>();
 
-    TestCluster(ControlPlane plane, KubernetesClient admin, NodeAgent agent, String namespace) {
+    TestCluster(ControlPlane plane, KubernetesClient admin, NodeAgent agent, Path nodeWorkDir, String namespace) {
         this.plane = plane;
         this.admin = admin;
         this.agent = agent;
+        this.nodeWorkDir = nodeWorkDir;
         this.namespace = namespace;
     }
 
@@ -62,6 +64,11 @@ public final class TestCluster {
 
     public NodeAgent agent() {
         return agent;
+    }
+
+    /** Where the node agent keeps its pods' files and the jar they run (under /tmp). */
+    public Path nodeWorkDir() {
+        return nodeWorkDir;
     }
 
     /** This test's namespace, deleted after it. */
