@@ -101,10 +101,16 @@ public final class RealClusterExtension implements BeforeAllCallback, AfterEachC
             }
         }
 
+        /**
+         * Stops the agent and removes its Node and the Node's Lease: no node that nothing serves is
+         * left for the later classes (metrics-server would try to scrape it, for one).
+         */
         @Override
         public void close() {
             try {
                 agent.close();
+                admin.leases().inNamespace(NodeRegistration.LEASE_NAMESPACE).withName(NODE).delete();
+                admin.nodes().withName(NODE).delete();
             } finally {
                 admin.close();
             }
