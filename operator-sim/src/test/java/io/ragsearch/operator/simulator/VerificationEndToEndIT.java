@@ -27,6 +27,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RealClusterExtension.class)
 class VerificationEndToEndIT {
     static final String NAME = "handbook";
+    /** The test plane's ServiceAccount token issuer (testplane's --service-account-issuer). */
+    static final String ISSUER = "https://kubernetes.default.svc.cluster.local";
+    static final String AUDIENCE = "ragsearch.verify";
     static final String CHECKS = """
             set: e2e-handbook
             project: handbook-en
@@ -48,8 +51,9 @@ class VerificationEndToEndIT {
      * tuning re-roll make a candidate. Issue 30: a change to mode jwt is then verified and promoted
      * like any other. The candidate has no token for its own /mcp (none exists in mode jwt), so it
      * asks its tools in process; it holds none a baseline would take either, so it is judged on the
-     * checks alone. The keys come from a JWKS on loopback; afterwards the serving pods refuse a
-     * request without a token and serve the granted one.
+     * checks alone. The keys are the plane's own, as for ServiceAccount tokens in a cluster
+     * ({@code kubernetesKeys}); afterwards the serving pods refuse a request without a token and
+     * serve the token the API server issued to the ServiceAccount the access rule names.
      */
     @Test
     void theFirstVersionServesUnverifiedAndAChangeToModeJwtIsVerifiedAndPromoted(TestCluster cluster) throws Exception {
@@ -84,61 +88,50 @@ class VerificationEndToEndIT {
         assertEquals("Serving", condition(ready, Conditions.VERIFIED).getReason());
         assertNull(candidate(cluster), "neither the first version nor the tuning re-roll made a candidate");
 
-        java.security.KeyPairGenerator gen = java.security.KeyPairGenerator.getInstance("EC");
-        gen.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
-        java.security.KeyPair keys = gen.generateKeyPair();
-        com.sun.net.httpserver.HttpServer jwks = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
-        byte[] set = ("{\"keys\":[" + publicJwk((java.security.interfaces.ECPublicKey) keys.getPublic()) + "]}")
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        jwks.createContext("/jwks", ex -> {
-            ex.getResponseHeaders().add("Content-Type", "application/json");
-            ex.sendResponseHeaders(200, set.length);
-            ex.getResponseBody().write(set);
-            ex.close();
+        // The agent's identity: a ServiceAccount of this namespace; its token is the API server's, for our audience.
+        cluster.admin().serviceAccounts().inNamespace(cluster.namespace()).resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+                .withNewMetadata().withName("agent-7").endMetadata().build()).create();
+        long start = System.nanoTime();
+        RagSearch before = cluster.ragSearch(NAME);
+        String versionBefore = before.getStatus().verification == null ? null : before.getStatus().verification.version;
+        io.ragsearch.operator.model.Auth auth = new io.ragsearch.operator.model.Auth();
+        auth.mode = "jwt";
+        auth.issuer = ISSUER;
+        auth.audiences = List.of(AUDIENCE);
+        // The plane's own keys, fetched by each pod with its projected token and the cluster CA; the
+        // address is the API server's (the issuer's name resolves to nothing on this machine).
+        auth.jwksUrl = cluster.plane().server() + "/openid/v1/jwks";
+        auth.kubernetesKeys = true;
+        io.ragsearch.operator.model.AccessRule rule = new io.ragsearch.operator.model.AccessRule();
+        rule.projects = List.of("handbook-en");
+        rule.serviceAccounts = List.of(cluster.namespace() + ":agent-7");
+        auth.access = List.of(rule);
+        cluster.admin().resources(RagSearch.class).inNamespace(cluster.namespace()).withName(NAME).edit(r -> {
+            r.getSpec().auth = auth;
+            return r;
         });
-        jwks.start();
-        String issuer = "http://127.0.0.1:" + jwks.getAddress().getPort();
-        try {
-            long start = System.nanoTime();
-            RagSearch edit = cluster.ragSearch(NAME);
-            String versionBefore = edit.getStatus().verification == null ? null : edit.getStatus().verification.version;
-            io.ragsearch.operator.model.Auth auth = new io.ragsearch.operator.model.Auth();
-            auth.mode = "jwt";
-            auth.issuer = issuer;
-            auth.audiences = List.of("ragsearch.verify");
-            auth.jwksUrl = issuer + "/jwks";
-            io.ragsearch.operator.model.AccessRule rule = new io.ragsearch.operator.model.AccessRule();
-            rule.projects = List.of("handbook-en");
-            rule.subjects = List.of("agent-7");
-            auth.access = List.of(rule);
-            cluster.admin().resources(RagSearch.class).inNamespace(cluster.namespace()).withName(NAME).edit(r -> {
-                r.getSpec().auth = auth;
-                return r;
-            });
-            RagSearch promoted = await("the jwt version verified and promoted").atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofMillis(200)).until(() -> cluster.ragSearch(NAME),
-                    x -> x.getStatus().verification != null && VerificationStatus.PROMOTED.equals(x.getStatus().verification.state)
-                            && "Passed".equals(x.getStatus().verification.outcome)
-                            && !java.util.Objects.equals(versionBefore, x.getStatus().verification.version));
-            double tPromoted = since(start);
-            await("the roll to the jwt version finished, its candidate gone").atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Conditions.isTrue(cluster.ragSearch(NAME).getStatus().conditions, Conditions.READY) && servingPodsOnlyOfCurrentTemplate(cluster)
-                            && candidate(cluster) == null);
-            var v = promoted.getStatus().verification;
-            note("change to mode jwt: promoted %.1f s after the spec change (checks ran %d ms in process, %d passed, %d failed)",
-                    tPromoted, v.checksMillis, v.passed, v.failed);
-            assertEquals("True", condition(promoted, Conditions.VERIFIED).getStatus());
-            assertEquals(6, v.passed);
+        RagSearch promoted = await("the jwt version verified and promoted").atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofMillis(200))
+                .until(() -> cluster.ragSearch(NAME),
+                        x -> x.getStatus().verification != null && VerificationStatus.PROMOTED.equals(x.getStatus().verification.state)
+                                && "Passed".equals(x.getStatus().verification.outcome)
+                                && !java.util.Objects.equals(versionBefore, x.getStatus().verification.version));
+        double tPromoted = since(start);
+        await("the roll to the jwt version finished, its candidate gone").atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Conditions.isTrue(cluster.ragSearch(NAME).getStatus().conditions, Conditions.READY)
+                        && servingPodsOnlyOfCurrentTemplate(cluster) && candidate(cluster) == null);
+        var v = promoted.getStatus().verification;
+        note("change to mode jwt: promoted %.1f s after the spec change (checks ran %d ms in process, %d passed, %d failed)",
+                tPromoted, v.checksMillis, v.passed, v.failed);
+        assertEquals("True", condition(promoted, Conditions.VERIFIED).getStatus());
+        assertEquals(6, v.passed);
 
-            String ip = cluster.readyEndpoints(NAME).get(0);
-            assertEquals(401, initialize(ip, null).statusCode(), "a serving pod of the promoted version wants a token");
-            String granted = es256(keys.getPrivate(), "{\"alg\":\"ES256\",\"kid\":\"k1\",\"typ\":\"JWT\"}",
-                    "{\"iss\":\"" + issuer + "\",\"aud\":\"ragsearch.verify\",\"sub\":\"agent-7\",\"iat\":" + (System.currentTimeMillis() / 1000)
-                            + ",\"exp\":" + (System.currentTimeMillis() / 1000 + 600) + "}");
-            java.net.http.HttpResponse<String> served = initialize(ip, granted);
-            assertEquals(200, served.statusCode(), served.body());
-        } finally {
-            jwks.stop(0);
-        }
+        String ip = cluster.readyEndpoints(NAME).get(0);
+        assertEquals(401, initialize(ip, null).statusCode(), "a serving pod of the promoted version wants a token");
+        String granted = cluster.admin().serviceAccounts().inNamespace(cluster.namespace()).withName("agent-7")
+                .tokenRequest(new io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder().withNewSpec()
+                        .withAudiences(List.of(AUDIENCE)).withExpirationSeconds(600L).endSpec().build()).getStatus().getToken();
+        java.net.http.HttpResponse<String> served = initialize(ip, granted);
+        assertEquals(200, served.statusCode(), served.body());
     }
 
     private static java.net.http.HttpResponse<String> initialize(String ip, String token) throws Exception {
@@ -150,33 +143,6 @@ class VerificationEndToEndIT {
             b.header("Authorization", "Bearer " + token);
         }
         return java.net.http.HttpClient.newHttpClient().send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static String publicJwk(java.security.interfaces.ECPublicKey key) {
-        return "{\"kty\":\"EC\",\"crv\":\"P-256\",\"kid\":\"k1\",\"use\":\"sig\",\"alg\":\"ES256\",\"x\":\""
-                + b64(unsigned32(key.getW().getAffineX())) + "\",\"y\":\"" + b64(unsigned32(key.getW().getAffineY())) + "\"}";
-    }
-
-    /** A coordinate as JWK wants it: exactly 32 big-endian bytes. */
-    private static byte[] unsigned32(java.math.BigInteger n) {
-        byte[] raw = n.toByteArray();
-        byte[] out = new byte[32];
-        int copy = Math.min(32, raw.length);
-        System.arraycopy(raw, raw.length - copy, out, 32 - copy, copy);
-        return out;
-    }
-
-    private static String es256(java.security.PrivateKey key, String header, String claims) throws Exception {
-        String signingInput = b64(header.getBytes(java.nio.charset.StandardCharsets.UTF_8)) + "."
-                + b64(claims.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        java.security.Signature sig = java.security.Signature.getInstance("SHA256withECDSAinP1363Format");
-        sig.initSign(key);
-        sig.update(signingInput.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        return signingInput + "." + b64(sig.sign());
-    }
-
-    private static String b64(byte[] bytes) {
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     static boolean servingPodsOnlyOfCurrentTemplate(TestCluster cluster) {
