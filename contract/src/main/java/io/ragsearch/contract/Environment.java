@@ -23,6 +23,11 @@ public final class Environment {
      * the process's own cgroup: for tests and hosts that mount the cgroup elsewhere.
      */
     public static final String MEMORY_LIMIT_FILE = "RAGSEARCH_MEMORY_LIMIT_FILE";
+    /**
+     * The file the live CPU limit is read from (cgroup v2 {@code cpu.max} format) instead of the
+     * process's own cgroup: for tests and hosts that mount the cgroup elsewhere.
+     */
+    public static final String CPU_LIMIT_FILE = "RAGSEARCH_CPU_LIMIT_FILE";
     /** Path of the checks file a candidate runs against itself on {@link AdminEndpoints#VERIFICATION} (a mounted ConfigMap key). */
     public static final String VERIFY_CHECKS = "RAGSEARCH_VERIFY_CHECKS";
     /**

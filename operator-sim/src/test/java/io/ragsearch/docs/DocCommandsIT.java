@@ -43,12 +43,12 @@ class DocCommandsIT {
     /** First match wins. */
     static final List<CommandRule> RULES = List.of(
             // What the test command itself does.
-            coveredBy("scripts/test-all\\.sh", ".ci/run", "scripts/test-all.sh"),
-            coveredBy("scripts/model/fetch-e5\\.sh", "scripts/test-all.sh", "scripts/model/fetch-e5.sh"),
-            coveredBy("scripts/model/fetch-xlmr-pair-cost\\.sh", "scripts/test-all.sh", "scripts/model/fetch-xlmr-pair-cost.sh"),
-            coveredBy("scripts/model/fetch-e5\\.sh --form q4", "scripts/test-all.sh", "scripts/model/fetch-e5.sh --form q4"),
-            coveredBy("mvn -q -B -DskipTests package", "scripts/test-all.sh", "mvn -B -ntp verify"),
-            coveredBy("scripts/build-images\\.sh", "scripts/test-all.sh", "-Pimages"),
+            coveredBy("scripts/test/all\\.sh", ".ci/run", "scripts/test/all.sh"),
+            coveredBy("scripts/model/fetch-e5\\.sh", "scripts/test/all.sh", "scripts/model/fetch-e5.sh"),
+            coveredBy("scripts/model/fetch-xlmr-pair-cost\\.sh", "scripts/test/all.sh", "scripts/model/fetch-xlmr-pair-cost.sh"),
+            coveredBy("scripts/model/fetch-e5\\.sh --form q4", "scripts/test/all.sh", "scripts/model/fetch-e5.sh --form q4"),
+            coveredBy("mvn -q -B -DskipTests package", "scripts/test/all.sh", "mvn -B -ntp verify"),
+            coveredBy("scripts/build/images\\.sh", "scripts/test/all.sh", "-Pimages"),
             coveredBy("mvn -B -ntp -pl search-server -am verify -Dit\\.test=BadInputCatalogueIT -Dtest=none .*", SERVER_TESTS + "mcp/BadInputCatalogueIT.java", "class BadInputCatalogueIT"),
             coveredBy("mvn -B -ntp -pl search-server -am verify -Dit\\.test='BadInputCatalogueIT,TokenCatalogueIT' -Dtest=none .*",
                     SERVER_TESTS + "mcp/TokenCatalogueIT.java", "class TokenCatalogueIT"),
@@ -58,7 +58,7 @@ class DocCommandsIT {
                     "operator-sim/src/test/java/io/ragsearch/operator/auth/ServiceAccountTokensRealPlaneIT.java",
                     "\"probe\", \"--url\", mcpUrl, \"--token-file\", \"/var/run/secrets/ragsearch/token\", \"--every\""),
             coveredBy("mvn -B -ntp -pl operator -am test -Dtest=RenderBadInputCatalogueTest .*", "operator/src/test/java/io/ragsearch/operator/cli/RenderBadInputCatalogueTest.java", "class RenderBadInputCatalogueTest"),
-            coveredBy("scripts/otelcol-build\\.sh( >/dev/null)?", "scripts/test-all.sh", "scripts/otelcol-build.sh"),
+            coveredBy("scripts/otelcol-build\\.sh( >/dev/null)?", "scripts/test/all.sh", "scripts/otelcol-build.sh"),
             coveredBy("mvn -o -q -B -pl search-server -am -Dtest=none -Dit\\.test=TracesToCollectorIT .*",
                     SERVER_TESTS + "mcp/TracesToCollectorIT.java", "class TracesToCollectorIT"),
             coveredBy("OTEL_EXPORTER_OTLP_ENDPOINT=\\S+ OTEL_SERVICE_NAME=\\S+ " + SERVER + " serve --project handbook=examples/corpus/en",
@@ -139,14 +139,14 @@ class DocCommandsIT {
                     // loop it starts, on the real plane; only the replicas are cut to one.
                     "operator-sim/src/test/java/io/ragsearch/operator/playground/PlaygroundRealPlaneIT.java",
                     "\"--docs\", \"handbook-docs=../examples/corpus/en\""),
-            coveredBy("scripts/kube-e2e\\.sh", "operator-sim/src/test/java/io/ragsearch/operator/real/KubeE2eScriptIT.java", "scripts/kube-e2e.sh"),
-            coveredBy("kubectl create configmap handbook-docs --from-file=examples/corpus/en/", "scripts/kube-e2e.sh",
+            coveredBy("scripts/test/kube-e2e\\.sh", "operator-sim/src/test/java/io/ragsearch/operator/real/KubeE2eScriptIT.java", "scripts/test/kube-e2e.sh"),
+            coveredBy("kubectl create configmap handbook-docs --from-file=examples/corpus/en/", "scripts/test/kube-e2e.sh",
                     "kubectl create configmap handbook-docs --from-file=examples/corpus/en/"),
-            coveredBy("kubectl apply -f examples/ragsearch\\.yaml", "scripts/kube-e2e.sh", "kubectl apply -f examples/ragsearch.yaml"),
+            coveredBy("kubectl apply -f examples/ragsearch\\.yaml", "scripts/test/kube-e2e.sh", "kubectl apply -f examples/ragsearch.yaml"),
             // The scale subresource through kubectl against the real API server (RealCrdIT scales its own RagSearch).
             coveredBy("kubectl scale rags handbook --replicas 3( .*)?", "operator-sim/src/test/java/io/ragsearch/operator/crd/RealCrdIT.java",
                     "\"scale\", \"ragsearches.ragsearch.io\", \"scaled\", \"--replicas\", \"3\""),
-            coveredBy("kubectl get rags( handbook -o yaml)?", "scripts/kube-e2e.sh", "kubectl get rags"),
+            coveredBy("kubectl get rags( handbook -o yaml)?", "scripts/test/kube-e2e.sh", "kubectl get rags"),
             // Not on our machines.
             outside("scripts/model/verify-e5\\.sh --bench",
                     "the conversion's own check (about 2 minutes), run by hand when the converter or a pinned package changes"),

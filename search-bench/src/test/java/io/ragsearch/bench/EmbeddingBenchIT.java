@@ -34,7 +34,7 @@ class EmbeddingBenchIT {
         BuiltinModelHome home = SettingsResolver.builtinModels(ServerEnvironment.read(env));
         if (home.multilingual().isEmpty()) {
             fail("multilingual-e5-small is not installed in any of " + home.roots()
-                    + ": run scripts/model/fetch-e5.sh (scripts/test-all.sh does) before this test");
+                    + ": run scripts/model/fetch-e5.sh (scripts/test/all.sh does) before this test");
         }
         Path corpus = koStatutes(env);
 

@@ -25,7 +25,7 @@ class TokenizerBenchIT {
         BuiltinModelHome home = SettingsResolver.builtinModels(ServerEnvironment.read(System.getenv()));
         if (home.multilingual().isEmpty()) {
             fail("multilingual-e5-small is not installed in any of " + home.roots()
-                    + ": run scripts/model/fetch-e5.sh (scripts/test-all.sh does) before this test");
+                    + ": run scripts/model/fetch-e5.sh (scripts/test/all.sh does) before this test");
         }
         Path corpus = EmbeddingBenchIT.koStatutes(System.getenv());
         StringWriter out = new StringWriter();

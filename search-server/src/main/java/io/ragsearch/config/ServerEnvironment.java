@@ -34,12 +34,13 @@ import java.util.regex.Pattern;
  * @param rssMemoryProbe     RAGSEARCH_MEMORY_PROBE=rss: measure process RSS, not the cgroup
  * @param otel               the OpenTelemetry variables (OTEL_*) as given: they configure trace export (docs/telemetry.md)
  * @param memoryLimitFile    RAGSEARCH_MEMORY_LIMIT_FILE: where the live memory limit is read (empty: the own cgroup's)
+ * @param cpuLimitFile       RAGSEARCH_CPU_LIMIT_FILE: where the live CPU limit is read, cpu.max's format (empty: the own cgroup's)
  */
 public record ServerEnvironment(Optional<Path> configFile, String bindAddress, Integer mcpPort, Integer adminPort,
                                 Integer rerankConcurrency, String databaseUrl, String databaseUser, String databasePassword,
                                 String bearerToken, String modelDir, Optional<Path> vectorCache, List<Path> builtinModelRoots,
                                 Optional<Path> verifyChecks, String verifyBaselines, boolean rssMemoryProbe,
-                                Map<String, String> otel, Optional<Path> memoryLimitFile) {
+                                Map<String, String> otel, Optional<Path> memoryLimitFile, Optional<Path> cpuLimitFile) {
 
     /** Where the server image carries the built-in models fetched at build time. */
     public static final Path IMAGE_MODELS = Path.of("/opt/ragsearch/models");
@@ -59,7 +60,8 @@ public record ServerEnvironment(Optional<Path> configFile, String bindAddress, I
                 given(env.get(Environment.DB_URL)), given(env.get(Environment.DB_USER)), given(env.get(Environment.DB_PASSWORD)),
                 bearerToken(env.get(Environment.AUTH_TOKEN)), env.get(Environment.MODEL_DIR), vectorCache(env),
                 builtinModelRoots(env), path(env.get(Environment.VERIFY_CHECKS)), env.get(Environment.VERIFY_BASELINES),
-                "rss".equalsIgnoreCase(env.get(Environment.MEMORY_PROBE)), otel(env), path(env.get(Environment.MEMORY_LIMIT_FILE)));
+                "rss".equalsIgnoreCase(env.get(Environment.MEMORY_PROBE)), otel(env), path(env.get(Environment.MEMORY_LIMIT_FILE)),
+                path(env.get(Environment.CPU_LIMIT_FILE)));
     }
 
     private static Map<String, String> otel(Map<String, String> env) {
@@ -76,7 +78,8 @@ public record ServerEnvironment(Optional<Path> configFile, String bindAddress, I
     public ServerEnvironment withListener(String bind, Integer mcp, Integer admin) {
         return new ServerEnvironment(configFile, bind != null ? bind : bindAddress, mcp != null ? mcp : mcpPort,
                 admin != null ? admin : adminPort, rerankConcurrency, databaseUrl, databaseUser, databasePassword, bearerToken,
-                modelDir, vectorCache, builtinModelRoots, verifyChecks, verifyBaselines, rssMemoryProbe, otel, memoryLimitFile);
+                modelDir, vectorCache, builtinModelRoots, verifyChecks, verifyBaselines, rssMemoryProbe, otel, memoryLimitFile,
+                cpuLimitFile);
     }
 
     /** The configuration as this environment changes it: a value given here replaces the file's, an absent one leaves it. */

@@ -3,7 +3,7 @@ package io.ragsearch.index;
 /**
  * How a project's vector leg finds its nearest articles: an exact scan below {@code exactBelow}
  * vectors, Lucene's HNSW graph from there on. The defaults and the reasons for them are in
- * docs/architecture.md ("Vector search") with the figures in docs/benchmarks.md.
+ * docs/search.md ("Vector search") with the figures in docs/benchmarks.md.
  *
  * @param exactBelow    corpora with fewer vectors are scanned exactly
  * @param maxConnections HNSW's M: neighbours kept per node (per layer; twice that on layer 0)

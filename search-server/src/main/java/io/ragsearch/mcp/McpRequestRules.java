@@ -1,9 +1,12 @@
 package io.ragsearch.mcp;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
@@ -26,20 +29,62 @@ import tools.jackson.databind.json.JsonMapper;
  * answers some malformed messages with a serialised Java stack trace (or a 500), so every shape
  * it cannot handle cleanly is refused here with a JSON-RPC error: -32700 for unparsable JSON,
  * -32600 for a message that is not a valid request, -32602 for parameters of the wrong kind.
- * Pure logic, so the fuzz tests drive it directly.
+ * Each check returns a verdict the caller applies as it stands: {@link #checkRequestLine} a
+ * {@link LineVerdict} (read the body, or refuse), {@link #check} a {@link Verdict} (refuse, or
+ * hand the message to the server it names). Pure logic, so the fuzz tests drive it directly.
  */
 public final class McpRequestRules {
 
-    /** A refusal: HTTP status, JSON-RPC code and message, the request's id when it had a valid one, error data or null. */
-    public record Rejection(int status, int code, String message, JsonNode id, Object data) {
+    /** What the request line decided: {@link ReadBody} or a {@link Reject}. */
+    public sealed interface LineVerdict permits ReadBody, Reject {
+    }
 
-        public Rejection(int status, int code, String message, JsonNode id) {
-            this(status, code, message, id, null);
+    /** What a whole message decided: an {@link Accept} for one of the two servers, or a {@link Reject}. */
+    public sealed interface Verdict permits Accept, Reject {
+    }
+
+    /** The request line passed: read the body (at most {@link #maxBodyBytes()} of it) and {@link #check} it. */
+    public record ReadBody() implements LineVerdict {
+        public static final ReadBody INSTANCE = new ReadBody();
+    }
+
+    /**
+     * A refusal, complete: the HTTP status and headers, the JSON-RPC code and message, the request's
+     * id when it had a valid one (else null), error data or null.
+     */
+    public record Reject(int status, int code, String message, JsonNode id, Object data, Map<String, String> headers)
+            implements LineVerdict, Verdict {
+
+        Reject(int status, int code, String message, JsonNode id) {
+            this(status, code, message, id, null, Map.of());
         }
     }
 
-    /** A message that passed: which server takes it. */
-    public record Accepted(JsonNode message, boolean modern) {
+    /**
+     * A message that passed, and whether the 2026-07-28 server ({@code modern}) or the 2025 one takes it.
+     * Every check has been made: its method is a non-empty string, its id absent or valid.
+     */
+    public record Accept(JsonNode message, boolean modern) implements Verdict {
+
+        public String method() {
+            return message.get("method").asString();
+        }
+
+        /** The params object, or a missing node when the message has none. */
+        public JsonNode params() {
+            return message.path("params");
+        }
+
+        /** The request's id, to echo in an answer; null for a notification. */
+        public JsonNode id() {
+            return message.get("id");
+        }
+
+        /** The id as text (a string id as it is, a number in JSON), null for a notification. */
+        public String idText() {
+            JsonNode id = id();
+            return id == null ? null : id.isString() ? id.asString() : id.toString();
+        }
     }
 
     /** The 2026-07-28 revision: {@code server/discover}, {@code _meta} on every request. */
@@ -80,63 +125,36 @@ public final class McpRequestRules {
     }
 
     /**
-     * Checks the request line and headers; {@code contentLength} is -1 when unknown. The
-     * protocol version is judged with the body ({@link #check}), where the request's id is known.
+     * POST only, and a declared length ({@code contentLength}, -1 when unknown) within the limit:
+     * judged before the body is read. Media types and the protocol version are judged with the
+     * body ({@link #check}), where the request's id is known.
      */
-    public Optional<Rejection> checkHeaders(String method, String contentType, String accept, String protocolVersion,
-                                            long contentLength) {
-        return checkHeaders(method, contentType, accept, contentLength, null);
-    }
-
-    /** As above, echoing {@code id} (the request's, when the body could be read) in the refusal. */
-    public Optional<Rejection> checkHeaders(String method, String contentType, String accept, long contentLength, JsonNode id) {
-        return checkRequestLine(method, contentLength).or(() -> checkMediaTypes(contentType, accept, id));
-    }
-
-    /** POST only, and a declared length within the limit: judged before the body is read. */
-    public Optional<Rejection> checkRequestLine(String method, long contentLength) {
+    public LineVerdict checkRequestLine(String method, long contentLength) {
         if (!"POST".equals(method)) {
-            return reject(405, -32600, "this stateless MCP endpoint takes POST only");
+            return new Reject(405, -32600, "this stateless MCP endpoint takes POST only", null, null, Map.of("Allow", "POST"));
         }
         if (contentLength > maxBodyBytes) {
-            return reject(413, -32600, "request body exceeds " + maxBodyBytes + " bytes");
+            return tooLarge();
         }
-        return Optional.empty();
+        return ReadBody.INSTANCE;
     }
 
-    /** The media ranges an Accept header lists, without parameters: "application/jsonx" is not "application/json". */
-    static java.util.Set<String> mediaRanges(String accept) {
-        java.util.Set<String> ranges = new java.util.HashSet<>();
-        for (String part : accept.split(",")) {
-            int semicolon = part.indexOf(';');
-            ranges.add((semicolon < 0 ? part : part.substring(0, semicolon)).strip().toLowerCase(java.util.Locale.ROOT));
+    /**
+     * Checks a body as read (at most {@link #maxBodyBytes()} + 1 bytes, a leading byte-order mark
+     * already removed, {@link #withoutBom}) with the request's Content-Type, Accept and
+     * MCP-Protocol-Version (null: none) headers: its size, the media types (a refusal echoes the id
+     * when the body has a valid one), then the message and which server takes it.
+     */
+    public Verdict check(byte[] body, String contentType, String accept, String protocolVersionHeader) {
+        if (body.length > maxBodyBytes) {
+            return tooLarge();
         }
-        return ranges;
+        Optional<Reject> media = MediaTypes.problem(contentType, accept, readableId(body));
+        return media.isPresent() ? media.get() : checkMessage(body, protocolVersionHeader);
     }
 
-    /** Content-Type and Accept, judged once the body (and so the id to echo) has been read. */
-    public Optional<Rejection> checkMediaTypes(String contentType, String accept, JsonNode id) {
-        if (!isJson(contentType)) {
-            return reject(415, -32600, "Content-Type must be application/json (charset utf-8 if given)", id);
-        }
-        if (accept == null || !(mediaRanges(accept).contains("application/json") && mediaRanges(accept).contains("text/event-stream"))) {
-            return reject(406, -32600, "Accept must list application/json and text/event-stream", id);
-        }
-        return Optional.empty();
-    }
-
-    /** Exactly application/json, parameters allowed; a charset other than UTF-8 is not. */
-    static boolean isJson(String contentType) {
-        if (contentType == null) {
-            return false;
-        }
-        String[] parts = contentType.split(";", -1); // -1: ";;;" gives empty parts, not an empty array
-        if (!parts[0].strip().equalsIgnoreCase("application/json")) {
-            return false;
-        }
-        return Arrays.stream(parts).skip(1).map(p -> p.strip().toLowerCase(Locale.ROOT))
-                .filter(p -> p.startsWith("charset="))
-                .allMatch(p -> p.substring(8).replace("\"", "").equals("utf-8"));
+    private Reject tooLarge() {
+        return new Reject(413, -32600, "request body exceeds " + maxBodyBytes + " bytes", null);
     }
 
     /** The body without a leading UTF-8 byte-order mark (RFC 8259 lets a parser ignore one). */
@@ -147,74 +165,55 @@ public final class McpRequestRules {
         return body;
     }
 
-    /** Checks one message (BOM already removed) as sent with the newest legacy version's header. */
-    public Optional<Rejection> checkBody(byte[] body) {
-        return check(body, LEGACY_VERSIONS.get(0)).rejection();
-    }
-
-    /** A message's verdict: refused, or accepted for one of the two servers. */
-    public record Verdict(Optional<Rejection> rejection, Accepted accepted) {
-    }
-
-    /** Checks one message (BOM already removed) sent with this MCP-Protocol-Version header (null: none). */
-    public Verdict check(byte[] body, String protocolVersionHeader) {
-        Verdict parsed = parse(body);
-        if (parsed.rejection().isPresent()) {
-            return parsed;
+    /** One message (within the size limit) sent with this MCP-Protocol-Version header (null: none). */
+    private Verdict checkMessage(byte[] body, String protocolVersionHeader) {
+        // Decoded strictly as UTF-8 here, not by the parser: from bytes it would also take UTF-16/32
+        // (and a second byte-order mark) that the SDK then fails on with a stack trace.
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body)).toString();
+        } catch (CharacterCodingException e) {
+            return new Reject(400, -32700, "parse error: the body is not UTF-8 text (UTF-16 and UTF-32 are not accepted)", null);
         }
-        JsonNode message = parsed.accepted().message();
-        Optional<Rejection> bad = checkMessage(message);
+        if (text.startsWith("\uFEFF")) {
+            return new Reject(400, -32700, "parse error: more than one byte-order mark before the JSON", null);
+        }
+        JsonNode message;
+        try {
+            message = JSON.readTree(text);
+        } catch (JacksonException e) {
+            return new Reject(400, -32700, "parse error: the body is not valid JSON (UTF-8, nesting at most "
+                    + MAX_NESTING + " levels)", null);
+        }
+        Optional<Reject> bad = shape(message);
+        if (bad.isEmpty()) {
+            bad = wellFormed(message);
+        }
         if (bad.isPresent()) {
-            return new Verdict(bad, null);
+            return bad.get();
         }
         Verdict routed = route(message, protocolVersionHeader);
         // initialize is a 2025 method: 2026-07-28 removed it, and its server answers it as an unknown method.
-        if (routed.accepted() != null && !routed.accepted().modern() && message.get("method").asString().equals("initialize")) {
+        if (routed instanceof Accept a && !a.modern() && a.method().equals("initialize")) {
             Optional<String> problem = initializeProblem(message.get("params"));
             if (problem.isPresent()) {
-                return new Verdict(reject(400, -32602, problem.get(), echoableId(message)), null);
+                return new Reject(400, -32602, problem.get(), echoableId(message));
             }
         }
         return routed;
     }
 
     /** The id of a body that parses as a JSON-RPC object with a valid id; null otherwise (never throws). */
-    public JsonNode readableId(byte[] body) {
+    static JsonNode readableId(byte[] body) {
         try {
             JsonNode message = JSON.readTree(body);
             return message == null ? null : echoableId(message);
         } catch (JacksonException | IllegalArgumentException e) {
             return null;
         }
-    }
-
-    private Verdict parse(byte[] body) {
-        if (body.length > maxBodyBytes) {
-            return new Verdict(reject(413, -32600, "request body exceeds " + maxBodyBytes + " bytes"), null);
-        }
-        // Decoded strictly as UTF-8 here, not by the parser: from bytes it would also take UTF-16/32
-        // (and a second byte-order mark) that the SDK then fails on with a stack trace.
-        String text;
-        try {
-            text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(body)).toString();
-        } catch (java.nio.charset.CharacterCodingException e) {
-            return new Verdict(reject(400, -32700, "parse error: the body is not UTF-8 text (UTF-16 and UTF-32 are not accepted)"), null);
-        }
-        if (text.startsWith("\uFEFF")) {
-            return new Verdict(reject(400, -32700, "parse error: more than one byte-order mark before the JSON"), null);
-        }
-        JsonNode message;
-        try {
-            message = JSON.readTree(text);
-        } catch (JacksonException e) {
-            return new Verdict(reject(400, -32700, "parse error: the body is not valid JSON (UTF-8, nesting at most "
-                    + MAX_NESTING + " levels)"), null);
-        }
-        Optional<Rejection> shape = shape(message);
-        return new Verdict(shape, shape.isPresent() ? null : new Accepted(message, false));
     }
 
     /**
@@ -231,40 +230,40 @@ public final class McpRequestRules {
             String claimed = meta.isString() ? meta.asString() : meta.toString();
             if (headerVersion != null && !headerVersion.equals(claimed)) {
                 // 2026-07-28: the header mirrors _meta; a mismatch is HeaderMismatch, judged before the version.
-                return new Verdict(Optional.of(new Rejection(400, HEADER_MISMATCH, "MCP-Protocol-Version header '"
-                        + cut(headerVersion) + "' does not match _meta protocol version '" + cut(claimed) + "'", id)), null);
+                return new Reject(400, HEADER_MISMATCH, "MCP-Protocol-Version header '"
+                        + cut(headerVersion) + "' does not match _meta protocol version '" + cut(claimed) + "'", id);
             }
             if (!supportedVersions.contains(claimed)) {
-                return new Verdict(unsupported(id, claimed), null);
+                return unsupported(id, claimed);
             }
-            return new Verdict(Optional.empty(), new Accepted(message, claimed.equals(MODERN_VERSION)));
+            return new Accept(message, claimed.equals(MODERN_VERSION));
         }
         if (MODERN_VERSION.equals(headerVersion) || method.equals("server/discover")) {
-            return new Verdict(Optional.empty(), new Accepted(message, true));
+            return new Accept(message, true);
         }
         if (method.equals("initialize")) {
-            return new Verdict(Optional.empty(), new Accepted(message, false)); // negotiated in the body
+            return new Accept(message, false); // negotiated in the body
         }
         String version = headerVersion == null ? DEFAULT_PROTOCOL_VERSION : headerVersion;
         if (!supportedVersions.contains(version) || !LEGACY_VERSIONS.contains(version)) {
-            return new Verdict(unsupported(id, version), null);
+            return unsupported(id, version);
         }
-        return new Verdict(Optional.empty(), new Accepted(message, false));
+        return new Accept(message, false);
     }
 
     /** @param id the request's id where it may be echoed, else null */
-    private Optional<Rejection> unsupported(JsonNode id, String requested) {
+    private Reject unsupported(JsonNode id, String requested) {
         String shown = cut(requested);
         String hint = requested.equals("2025-03-26")
                 ? " (not served: that revision requires JSON-RPC batches; initialize negotiates 2025-11-25)" : "";
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("supported", supportedVersions);
         data.put("requested", shown);
-        return Optional.of(new Rejection(400, UNSUPPORTED_VERSION, "unsupported protocol version '" + shown + "'" + hint
-                + "; supported: " + String.join(", ", supportedVersions), id, data));
+        return new Reject(400, UNSUPPORTED_VERSION, "unsupported protocol version '" + shown + "'" + hint
+                + "; supported: " + String.join(", ", supportedVersions), id, data, Map.of());
     }
 
-    private Optional<Rejection> shape(JsonNode message) {
+    private static Optional<Reject> shape(JsonNode message) {
         if (message == null || message.isMissingNode()) {
             return reject(400, -32700, "parse error: the body is empty, not valid JSON");
         }
@@ -276,7 +275,8 @@ public final class McpRequestRules {
         return Optional.empty();
     }
 
-    private Optional<Rejection> checkMessage(JsonNode message) {
+    /** The JSON-RPC rules for one message object, and what the SDK would answer badly. */
+    private static Optional<Reject> wellFormed(JsonNode message) {
         JsonNode id = message.get("id");
         JsonNode validId = echoableId(message);
         if ((message.has("result") || message.has("error")) && !message.has("method")) {
@@ -354,12 +354,12 @@ public final class McpRequestRules {
         return (id.isString() && id.asString().length() <= MAX_ID_CHARS) || (id.isIntegralNumber() && id.canConvertToLong());
     }
 
-    private static Optional<Rejection> reject(int status, int code, String message) {
+    private static Optional<Reject> reject(int status, int code, String message) {
         return reject(status, code, message, null);
     }
 
-    private static Optional<Rejection> reject(int status, int code, String message, JsonNode id) {
-        return Optional.of(new Rejection(status, code, message, id));
+    private static Optional<Reject> reject(int status, int code, String message, JsonNode id) {
+        return Optional.of(new Reject(status, code, message, id));
     }
 
     private static String cut(String s) {

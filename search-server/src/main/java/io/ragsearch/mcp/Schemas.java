@@ -4,7 +4,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Small builders for the JSON Schemas (2020-12) of tool inputs and outputs. */
+/**
+ * Small builders for the JSON Schemas (2020-12) of tool inputs and outputs. Every map keeps its
+ * insertion order: {@code tools/list} is then the same bytes from one start to the next (Map.of's
+ * order changes with each JVM), which clients that cache or diff the tool list rely on.
+ */
 final class Schemas {
 
     private Schemas() {
@@ -26,23 +30,23 @@ final class Schemas {
     }
 
     static Map<String, Object> string(String description) {
-        return Map.of("type", "string", "description", description);
+        return props("type", "string", "description", description);
     }
 
     static Map<String, Object> integer(String description, int min, int max) {
-        return Map.of("type", "integer", "description", description, "minimum", min, "maximum", max);
+        return props("type", "integer", "description", description, "minimum", min, "maximum", max);
     }
 
     static Map<String, Object> number(String description) {
-        return Map.of("type", "number", "description", description);
+        return props("type", "number", "description", description);
     }
 
     static Map<String, Object> bool(String description) {
-        return Map.of("type", "boolean", "description", description);
+        return props("type", "boolean", "description", description);
     }
 
     static Map<String, Object> array(Map<String, Object> items) {
-        return Map.of("type", "array", "items", items);
+        return props("type", "array", "items", items);
     }
 
     static Map<String, Object> props(Object... keyValues) {

@@ -54,43 +54,34 @@ final class TransportGuardFilter implements Filter {
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
         HttpServletRequest request = (HttpServletRequest) req;
         HttpServletResponse response = (HttpServletResponse) res;
-        Optional<McpRequestRules.Rejection> bad = rules.checkRequestLine(request.getMethod(), request.getContentLengthLong());
-        if (bad.isPresent()) {
-            refuse(response, bad.get());
+        if (rules.checkRequestLine(request.getMethod(), request.getContentLengthLong()) instanceof McpRequestRules.Reject r) {
+            refuse(response, r);
             return;
         }
         byte[] body = McpRequestRules.withoutBom(request.getInputStream().readNBytes((int) rules.maxBodyBytes() + 1));
-        JsonNode id = body.length > rules.maxBodyBytes() ? null : rules.readableId(body);
-        bad = rules.checkRequestLine("POST", body.length).or(() -> rules.checkMediaTypes(request.getContentType(),
-                request.getHeader("Accept"), id));
-        if (bad.isPresent()) {
-            refuse(response, bad.get());
+        McpRequestRules.Verdict verdict = rules.check(body, request.getContentType(), request.getHeader("Accept"),
+                request.getHeader("MCP-Protocol-Version"));
+        if (verdict instanceof McpRequestRules.Reject r) {
+            refuse(response, r);
             return;
         }
-        McpRequestRules.Verdict verdict = rules.check(body, request.getHeader("MCP-Protocol-Version"));
-        if (verdict.rejection().isPresent()) {
-            refuse(response, verdict.rejection().get());
-            return;
-        }
-        JsonNode message = verdict.accepted().message();
-        String method = message.get("method").asString();
-        if (method.equals("notifications/cancelled")) {
+        McpRequestRules.Accept accepted = (McpRequestRules.Accept) verdict;
+        if (accepted.method().equals("notifications/cancelled")) {
             // Stateless: every call lives in its own HTTP request, which the client closes to cancel.
-            LOG.debug("cancellation notice for request {}", message.path("params").path("requestId"));
+            LOG.debug("cancellation notice for request {}", accepted.params().path("requestId"));
             response.setStatus(202);
             return;
         }
-        if (!verdict.accepted().modern()) {
-            Optional<String> refusal = legacyRefusal(method, message.path("params"));
+        if (!accepted.modern()) {
+            Optional<String> refusal = legacyRefusal(accepted.method(), accepted.params());
             if (refusal.isPresent()) {
-                reject(response, 200, -32602, refusal.get(), id, null);
+                reject(response, 200, -32602, refusal.get(), accepted.id(), null);
                 return;
             }
         }
-        request.setAttribute(MODERN_ATTRIBUTE, verdict.accepted().modern());
-        JsonNode requestId = message.get("id");
-        if (requestId != null && !requestId.isNull()) {
-            request.setAttribute(REQUEST_ID_ATTRIBUTE, requestId.isString() ? requestId.asString() : requestId.toString());
+        request.setAttribute(MODERN_ATTRIBUTE, accepted.modern());
+        if (accepted.idText() != null) {
+            request.setAttribute(REQUEST_ID_ATTRIBUTE, accepted.idText());
         }
         chain.doFilter(new CachedBodyRequest(request, body), res);
     }
@@ -110,12 +101,10 @@ final class TransportGuardFilter implements Filter {
         return Optional.empty();
     }
 
-    private void refuse(HttpServletResponse response, McpRequestRules.Rejection r) throws IOException {
+    private void refuse(HttpServletResponse response, McpRequestRules.Reject r) throws IOException {
         // A client's mistake, not the server's: below WARN.
         LOG.debug("refused: {} {}", r.status(), r.message());
-        if (r.status() == 405) {
-            response.setHeader("Allow", "POST");
-        }
+        r.headers().forEach(response::setHeader);
         reject(response, r.status(), r.code(), r.message(), r.id(), r.data());
     }
 

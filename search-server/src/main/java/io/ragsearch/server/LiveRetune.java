@@ -22,9 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves the rerank permits when the memory limit changes without a restart (an in-place pod
- * resize), or when a lower limit is announced ahead of a decrease: it polls the limit file and
- * applies {@link LiveBound} to the server's own calibration. Before the calibration is there,
+ * Moves the rerank permits when the memory or CPU limit changes without a restart (an in-place pod
+ * resize), or when a lower memory limit is announced ahead of a decrease: it polls the limit files
+ * and applies {@link LiveBound} to the server's own calibration. The CPU limit is the operator's
+ * (in the retune policy) until the cgroup's differs from what it said at the start. Before the calibration is there,
  * nothing moves (the operator's starting value holds); a change seen meanwhile is applied as soon
  * as it is.
  */
@@ -33,14 +34,14 @@ final class LiveRetune implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LiveRetune.class);
 
     /**
-     * How often the limit file is read. Reading memory.max costs microseconds, so a short interval
+     * How often the limit files are read. Reading memory.max costs microseconds, so a short interval
      * is free; it bounds only how late an increase is used (a decrease never waits for it: the
      * operator announces it first and the cgroup shrinks after the permits did). One second is
      * below the kubelet's own resize reporting and well below the operator's wait for a re-tune.
      */
     static final Duration POLL = Duration.ofSeconds(1);
 
-    /** The limit now, or empty when there is none (or no file to read it from). */
+    /** The limit now (bytes, or millicores for CPU), or empty when there is none (or no file to read it from). */
     @FunctionalInterface
     interface LimitReader {
         OptionalLong read();
@@ -48,25 +49,34 @@ final class LiveRetune implements AutoCloseable {
 
     private final ServerSettings.Retune policy;
     private final LimitReader reader;
+    private final LimitReader cpuReader;
     private final RerankLimiter limiter;
     private final IntConsumer lane;
     private final Supplier<Calibration> calibration;
     private final Clock clock;
     private final Long startLimit;
+    private final Long startCpu;
     private ScheduledExecutorService poller;
 
     // Guarded by this: what was seen and what the bound was computed for.
     private Long cgroupLimit;
     private Long announced;
     private Long appliedFor;
+    private Long cgroupCpu;
+    private Long appliedCpu;
     private String source = LiveRerank.SOURCE_START;
     private int retunes;
     private Instant retunedAt;
 
-    LiveRetune(ServerSettings.Retune policy, LimitReader reader, RerankLimiter limiter, IntConsumer lane,
+    /**
+     * @param reader    the memory limit in bytes
+     * @param cpuReader the CPU limit in millicores (its cgroup's; always empty where none can be read)
+     */
+    LiveRetune(ServerSettings.Retune policy, LimitReader reader, LimitReader cpuReader, RerankLimiter limiter, IntConsumer lane,
                Supplier<Calibration> calibration, Metrics metrics, Clock clock) {
         this.policy = Objects.requireNonNull(policy);
         this.reader = reader;
+        this.cpuReader = cpuReader;
         this.limiter = limiter;
         this.lane = lane;
         this.calibration = calibration;
@@ -75,10 +85,19 @@ final class LiveRetune implements AutoCloseable {
         this.startLimit = now.isPresent() ? now.getAsLong() : null;
         this.cgroupLimit = startLimit;
         this.appliedFor = startLimit;
+        OptionalLong cpu = cpuReader.read();
+        this.startCpu = cpu.isPresent() ? cpu.getAsLong() : null;
+        this.cgroupCpu = startCpu;
+        this.appliedCpu = LiveBound.cpuMillis(startCpu, startCpu, policy.cpuLimitMillis());
         metrics.gauge("ragsearch_memory_limit_bytes", "Memory limit the rerank permits are computed for (0: none known)",
                 () -> {
                     Long l = snapshot().memoryLimitBytes();
                     return l == null ? 0 : l;
+                });
+        metrics.gauge("ragsearch_cpu_limit_millis", "CPU limit the rerank permits are computed for, in millicores (0: none known)",
+                () -> {
+                    Long m = snapshot().cpuLimitMillis();
+                    return m == null ? 0 : m;
                 });
         metrics.counterFunction("ragsearch_rerank_retunes_total", "Times the rerank permits moved without a restart",
                 () -> snapshot().retunes());
@@ -93,7 +112,7 @@ final class LiveRetune implements AutoCloseable {
 
     void start() {
         poller = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "memory-limit-poll");
+            Thread t = new Thread(r, "limit-poll");
             t.setDaemon(true);
             return t;
         });
@@ -104,11 +123,14 @@ final class LiveRetune implements AutoCloseable {
         try {
             poll();
         } catch (RuntimeException e) {
-            LOG.warn("reading the memory limit: {}", e.toString());
+            LOG.warn("reading the memory and CPU limits: {}", e.toString());
         }
     }
 
-    /** Reads the limit; a change drops an announcement (the change it announced has happened, or another replaced it). */
+    /**
+     * Reads the limits; a change of the memory limit drops an announcement (the change it announced
+     * has happened, or another replaced it).
+     */
     synchronized void poll() {
         OptionalLong read = reader.read();
         Long now = read.isPresent() ? read.getAsLong() : null;
@@ -116,6 +138,12 @@ final class LiveRetune implements AutoCloseable {
             LOG.info("memory limit changed from {} to {}", mib(cgroupLimit), mib(now));
             cgroupLimit = now;
             announced = null;
+        }
+        OptionalLong cpuRead = cpuReader.read();
+        Long cpuNow = cpuRead.isPresent() ? cpuRead.getAsLong() : null;
+        if (!Objects.equals(cpuNow, cgroupCpu)) {
+            LOG.info("CPU limit changed from {} to {}", millis(cgroupCpu), millis(cpuNow));
+            cgroupCpu = cpuNow;
         }
         apply();
     }
@@ -133,8 +161,9 @@ final class LiveRetune implements AutoCloseable {
 
     private void apply() {
         LiveBound.Target target = LiveBound.target(cgroupLimit, announced, !Objects.equals(cgroupLimit, startLimit));
+        Long cpu = LiveBound.cpuMillis(cgroupCpu, startCpu, policy.cpuLimitMillis());
         Calibration measured = calibration.get();
-        if (Objects.equals(target.bytes(), appliedFor)) {
+        if (Objects.equals(target.bytes(), appliedFor) && Objects.equals(cpu, appliedCpu)) {
             if (retunes > 0) {
                 source = target.source(); // the cgroup reached an announced limit: same bound, now the cgroup's
             }
@@ -144,21 +173,22 @@ final class LiveRetune implements AutoCloseable {
             return;
         }
         int before = limiter.permits();
-        int after = LiveBound.concurrency(measured, target.bytes(), policy).concurrency();
+        int after = LiveBound.concurrency(measured, target.bytes(), cpu, policy).concurrency();
         // Permits first, then the lane: a raise's extra lane threads find their permits waiting.
         boolean fits = limiter.retune(after);
         lane.accept(after);
         appliedFor = target.bytes();
+        appliedCpu = cpu;
         source = target.source();
         retunes++;
         retunedAt = clock.instant();
-        LOG.info("rerank concurrency re-tuned {} -> {} for a memory limit of {} ({}); {}", before, after, mib(target.bytes()),
-                target.source(), fits ? "in force" : limiter.inFlight() + " reranks started before finish first");
+        LOG.info("rerank concurrency re-tuned {} -> {} for a memory limit of {} ({}) and a CPU limit of {}; {}", before, after,
+                mib(target.bytes()), target.source(), millis(cpu), fits ? "in force" : limiter.inFlight() + " reranks started before finish first");
     }
 
     synchronized LiveRerank snapshot() {
         return new LiveRerank(appliedFor, source, limiter.permits(), limiter.inFlight(), limiter.inForce(), retunes,
-                retunedAt == null ? null : retunedAt.toString());
+                retunedAt == null ? null : retunedAt.toString(), appliedCpu);
     }
 
     private synchronized Instant retunedAt() {
@@ -167,6 +197,10 @@ final class LiveRetune implements AutoCloseable {
 
     private static String mib(Long bytes) {
         return bytes == null ? "none" : (bytes >> 20) + " MiB";
+    }
+
+    private static String millis(Long cpu) {
+        return cpu == null ? "none" : cpu + "m";
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.ragsearch.admin.AdminServer;
 import io.ragsearch.admin.HealthState;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.calibrate.CalibrationSettings;
+import io.ragsearch.calibrate.CpuLimit;
 import io.ragsearch.calibrate.MemoryProbe;
 import io.ragsearch.calibrate.NativeMemorySettings;
 import io.ragsearch.config.ServerEnvironment;
@@ -167,13 +168,16 @@ public final class SearchServerApp implements AutoCloseable {
         }
     }
 
-    /** The permits follow the memory limit from now on (the operator's retune policy is in the configuration). */
+    /** The permits follow the memory and CPU limits from now on (the operator's retune policy is in the configuration). */
     private void startLiveRetune(RerankSettings rerank) {
         CalibrationSettings c = settings.models().calibration();
         Optional<Path> file = c.limitFile() != null ? Optional.of(c.limitFile()) : MemoryProbe.detect(c.rssProbe()).limitFile();
-        LOG.info("rerank concurrency follows the memory limit in {}", file.map(Path::toString).orElse("(none: no limit to follow)"));
+        Optional<CpuLimit> cpu = c.cpuLimitFile() != null ? Optional.of(CpuLimit.ofFile(c.cpuLimitFile())) : CpuLimit.detect();
+        LOG.info("rerank concurrency follows the memory limit in {} and the CPU limit in {}",
+                file.map(Path::toString).orElse("(none: no limit to follow)"),
+                cpu.map(l -> l.where().toString()).orElse("(none: the operator's CPU limit holds)"));
         LiveRetune live = new LiveRetune(rerank.retune(), () -> file.map(MemoryProbe::readLimit).orElse(OptionalLong.empty()),
-                search.rerankLimiter(), executor::resizeRerankLane, () -> calibration, metrics, Clock.systemUTC());
+                () -> cpu.map(CpuLimit::read).orElse(OptionalLong.empty()), search.rerankLimiter(), executor::resizeRerankLane, () -> calibration, metrics, Clock.systemUTC());
         liveRetune = live;
         admin.acceptMemoryLimits(live::announce);
         live.start();

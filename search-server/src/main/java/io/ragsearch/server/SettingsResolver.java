@@ -109,7 +109,8 @@ public final class SettingsResolver {
         ServerSettings.Rerank r = rerankSection(config);
         return new CalibrationSettings(or(r.calibrate(), CalibrationSettings.DEFAULTS.enabled()),
                 r.calibrationLevels() == null || r.calibrationLevels().isEmpty() ? CalibrationSettings.DEFAULTS.levels()
-                        : r.calibrationLevels(), env.rssMemoryProbe(), env.memoryLimitFile().orElse(null));
+                        : r.calibrationLevels(), env.rssMemoryProbe(), env.memoryLimitFile().orElse(null),
+                env.cpuLimitFile().orElse(null));
     }
 
     private static ServerSettings.Rerank rerankSection(ServerSettings config) {

@@ -21,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -41,6 +40,8 @@ class UntrustedTextFuzzTest {
 
     private static final ArticleSplitter WITH_ADDENDA = new ArticleSplitter(true);
     private static final McpRequestRules RULES = new McpRequestRules(McpRequestRules.SUPPORTED_VERSIONS, 1 << 20);
+    /** A well-formed request, so the headers decide. */
+    private static final byte[] PING = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_8);
 
     @Provide
     Arbitrary<String> documents() {
@@ -125,9 +126,9 @@ class UntrustedTextFuzzTest {
 
     @Property
     void theGuardAnswersEveryBodyAndPassesOnlyWellFormedRequests(@ForAll("messages") byte[] body) {
-        Optional<McpRequestRules.Rejection> rejection = RULES.checkBody(McpRequestRules.withoutBom(body));
-        if (rejection.isPresent()) {
-            McpRequestRules.Rejection r = rejection.get();
+        McpRequestRules.Verdict verdict = RULES.check(McpRequestRules.withoutBom(body), "application/json",
+                "application/json, text/event-stream", McpRequestRules.LEGACY_VERSIONS.get(0));
+        if (verdict instanceof McpRequestRules.Reject r) {
             assertTrue(r.status() >= 400 && r.status() < 500, "a client error is never a 5xx: " + r);
             assertTrue(List.of(-32700, -32600, -32602, McpRequestRules.UNSUPPORTED_VERSION, McpRequestRules.HEADER_MISMATCH)
                     .contains(r.code()), r.toString());
@@ -142,10 +143,13 @@ class UntrustedTextFuzzTest {
     void theGuardAnswersEveryHeaderCombination(@ForAll("headerValues") String method, @ForAll("headerValues") String type,
                                                @ForAll("headerValues") String accept, @ForAll("headerValues") String version,
                                                @ForAll long length) {
-        Optional<McpRequestRules.Rejection> r = RULES.checkHeaders(method, type, accept, version, length);
-        r.ifPresent(x -> assertTrue(x.status() >= 400 && x.status() < 500 && x.message().length() < 300, x.toString()));
-        if (r.isEmpty()) {
-            assertEquals("POST", method);
+        if (RULES.checkRequestLine(method, length) instanceof McpRequestRules.Reject r) {
+            assertTrue(r.status() >= 400 && r.status() < 500 && r.message().length() < 300, r.toString());
+            return;
+        }
+        assertEquals("POST", method);
+        if (RULES.check(PING, type, accept, version) instanceof McpRequestRules.Reject r) {
+            assertTrue(r.status() >= 400 && r.status() < 500 && r.message().length() < 300, r.toString());
         }
     }
 

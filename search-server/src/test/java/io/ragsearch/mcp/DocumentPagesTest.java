@@ -55,7 +55,7 @@ class DocumentPagesTest {
                 last = d.id();
             }
             largestPageJson = Math.max(largestPageJson, JsonMapper.builder().build().writeValueAsString(page.documents().stream()
-                    .map(d -> new SearchTools.DocumentSummary(d.id(), d.title(), d.articles().size())).toList()).length());
+                    .map(d -> new ListDocumentsTool.DocumentSummary(d.id(), d.title(), d.articles().size())).toList()).length());
             cursor = page.nextCursor();
             pages++;
         } while (cursor != null);

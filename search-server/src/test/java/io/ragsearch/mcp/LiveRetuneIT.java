@@ -35,10 +35,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The real server re-tunes its rerank permits when the memory limit it reads changes while it
- * serves (what an in-place resize does to its cgroup's memory.max; here a real file named by
- * RAGSEARCH_MEMORY_LIMIT_FILE), and when a decrease is announced ahead; searches keep being
- * answered throughout.
+ * The real server re-tunes its rerank permits when the memory or CPU limit it reads changes while
+ * it serves (what an in-place resize does to its cgroup's memory.max and cpu.max; here real files
+ * named by RAGSEARCH_MEMORY_LIMIT_FILE and RAGSEARCH_CPU_LIMIT_FILE), and when a memory decrease
+ * is announced ahead; searches keep being answered throughout.
  */
 class LiveRetuneIT {
 
@@ -107,6 +107,61 @@ class LiveRetuneIT {
             }
             assertEquals(List.of(), failed, "searches during the re-tunes");
             assertTrue(metrics(app).contains("ragsearch_rerank_retunes_total 2"), metrics(app));
+        }
+    }
+
+    @Test
+    void thePermitsFollowTheCpuLimitFileAndTheOperatorsHoldsWhileItSaysWhatItSaidAtTheStart() throws Exception {
+        Path memoryFile = dir.resolve("memory.max");
+        Files.writeString(memoryFile, "max\n");
+        Path cpuFile = dir.resolve("cpu.max");
+        Files.writeString(cpuFile, "max 100000\n");
+        ServerSettings.RerankerRef standIn = ServerSettings.RerankerRef.ofBuiltin(RerankerFactory.STAND_IN).withMaxSeqLen(64);
+        // The operator computed 2 for three cores (its cpuLimitMillis); the cgroup says no limit, and keeps saying it at first.
+        ServerSettings config = ServerSettings.EMPTY.withServer(TestServers.server("127.0.0.1", 4, 32, null))
+                .withRerank(ServerSettings.Rerank.EMPTY.withQueueTimeoutMillis(30_000).withIntraOpThreads(1).withCalibrate(true)
+                        .withCalibrationLevels(List.of(1, 2)).withRetune(new ServerSettings.Retune(null, false, 10, 3000)))
+                .withProjects(List.of(ServerSettings.Project.ofDirectory("handbook-en", TestProjects.sampleDirectory("en").toString())
+                        .withDescription("").withReranker(standIn)));
+        try (SearchServerApp app = SearchServerApp.start(config, Map.of(Environment.RERANK_CONCURRENCY, "2",
+                Environment.MEMORY_LIMIT_FILE, memoryFile.toString(), Environment.CPU_LIMIT_FILE, cpuFile.toString()))) {
+            Calibration measured = CalibrationJson.parse(admin(app, "GET", AdminEndpoints.CALIBRATION).body());
+            assertEquals(Long.valueOf(3000), live(app).cpuLimitMillis(), "the operator's CPU limit while the cgroup says what it did");
+
+            AtomicBoolean searching = new AtomicBoolean(true);
+            ExecutorService callers = Executors.newFixedThreadPool(2);
+            List<Future<List<String>>> failures = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                failures.add(callers.submit(() -> searchUntilStopped(app, searching)));
+            }
+            try {
+                long four = limitFor(measured, 4.5);
+                Files.writeString(memoryFile, four + "\n");
+                LiveRerank byCpu = awaitLive(app, l -> l.memoryLimitBytes() != null && l.memoryLimitBytes() == four);
+                assertEquals(3, byCpu.concurrency(), "four by memory, three by the operator's 3000m");
+
+                Files.writeString(cpuFile, "100000 100000\n"); // resized in place to one core
+                LiveRerank one = awaitLive(app, l -> Long.valueOf(1000).equals(l.cpuLimitMillis()));
+                assertEquals(1, one.concurrency());
+                assertTrue(metrics(app).contains("ragsearch_cpu_limit_millis 1000"), metrics(app));
+                assertTrue(metrics(app).contains("ragsearch_rerank_concurrency 1"), metrics(app));
+
+                Files.writeString(cpuFile, "200000 100000\n");
+                assertEquals(2, awaitLive(app, l -> Long.valueOf(2000).equals(l.cpuLimitMillis())).concurrency());
+
+                Files.writeString(cpuFile, "max 100000\n"); // what it said at the start: the operator's 3000m again
+                assertEquals(3, awaitLive(app, l -> Long.valueOf(3000).equals(l.cpuLimitMillis())).concurrency());
+                awaitLive(app, LiveRerank::inForce);
+            } finally {
+                searching.set(false);
+                callers.shutdown();
+            }
+            List<String> failed = new ArrayList<>();
+            for (Future<List<String>> f : failures) {
+                failed.addAll(f.get());
+            }
+            assertEquals(List.of(), failed, "searches during the re-tunes");
+            assertTrue(metrics(app).contains("ragsearch_rerank_retunes_total 4"), metrics(app));
         }
     }
 

@@ -14,8 +14,29 @@ class McpRequestRulesTest {
 
     private static final McpRequestRules RULES = new McpRequestRules(McpRequestRules.SUPPORTED_VERSIONS, 1 << 20);
 
+    private static final String ACCEPT = "application/json, text/event-stream";
+
     private static McpRequestRules.Verdict check(String body, String header) {
-        return RULES.check(body.getBytes(StandardCharsets.UTF_8), header);
+        return check(body.getBytes(StandardCharsets.UTF_8), header);
+    }
+
+    /** The body with the media types a client must send, so the verdict is the message's. */
+    private static McpRequestRules.Verdict check(byte[] body, String header) {
+        return RULES.check(body, "application/json", ACCEPT, header);
+    }
+
+    private static boolean modern(McpRequestRules.Verdict v) {
+        if (v instanceof McpRequestRules.Accept a) {
+            return a.modern();
+        }
+        throw new AssertionError("refused: " + v);
+    }
+
+    private static McpRequestRules.Reject rejected(McpRequestRules.Verdict v) {
+        if (v instanceof McpRequestRules.Reject r) {
+            return r;
+        }
+        throw new AssertionError("accepted: " + v);
     }
 
     private static String withMeta(String version) {
@@ -25,27 +46,27 @@ class McpRequestRulesTest {
 
     @Test
     void aRevision2026ClaimGoesToTheNewServerAndEverythingElseToThe2025One() {
-        assertTrue(check(withMeta("2026-07-28"), "2026-07-28").accepted().modern());
-        assertTrue(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", "2026-07-28").accepted().modern(),
+        assertTrue(modern(check(withMeta("2026-07-28"), "2026-07-28")));
+        assertTrue(modern(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", "2026-07-28")),
                 "the header alone: the new server says what _meta lacks");
-        assertTrue(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\"}", null).accepted().modern());
-        assertFalse(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\","
-                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}", null).accepted().modern(),
+        assertTrue(modern(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\"}", null)));
+        assertFalse(modern(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}", null)),
                 "initialize negotiates in its body");
-        assertFalse(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", null).accepted().modern(), "no header: 2025-11-25");
-        assertFalse(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "2025-06-18").accepted().modern());
+        assertFalse(modern(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", null)), "no header: 2025-11-25");
+        assertFalse(modern(check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "2025-06-18")));
     }
 
     @Test
     void anUnsupportedVersionIsMinus32022WithSupportedAndRequestedAndTheId() {
         for (String version : List.of("2025-03-26", "2024-11-05", "garbage")) {
-            McpRequestRules.Rejection r = check("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"ping\"}", version).rejection().orElseThrow();
+            McpRequestRules.Reject r = rejected(check("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"ping\"}", version));
             assertEquals(400, r.status());
             assertEquals(-32022, r.code());
             assertEquals("a", r.id().asString());
             assertEquals(Map.of("supported", List.of("2026-07-28", "2025-11-25", "2025-06-18"), "requested", version), r.data());
         }
-        McpRequestRules.Rejection meta = check(withMeta("2099-01-01"), null).rejection().orElseThrow();
+        McpRequestRules.Reject meta = rejected(check(withMeta("2099-01-01"), null));
         assertEquals(-32022, meta.code());
         assertEquals("2099-01-01", ((Map<?, ?>) meta.data()).get("requested"));
     }
@@ -53,16 +74,16 @@ class McpRequestRulesTest {
     @Test
     void initializeParamsAreCheckedFor2025OnlyBecause2026RemovedTheMethod() {
         String wrongTyped = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\",\"params\":{\"protocolVersion\":5}}";
-        McpRequestRules.Rejection legacy = check(wrongTyped, null).rejection().orElseThrow();
+        McpRequestRules.Reject legacy = rejected(check(wrongTyped, null));
         assertEquals(-32602, legacy.code());
         assertEquals(7, legacy.id().asInt());
         // The 2026-07-28 server answers it as a method that no longer exists (HTTP 404, -32601): it must get there.
-        assertTrue(check(wrongTyped, "2026-07-28").accepted().modern());
+        assertTrue(modern(check(wrongTyped, "2026-07-28")));
     }
 
     @Test
     void aHeaderThatDoesNotMirrorMetaIsAMismatch() {
-        McpRequestRules.Rejection r = check(withMeta("v999"), "2026-07-28").rejection().orElseThrow();
+        McpRequestRules.Reject r = rejected(check(withMeta("v999"), "2026-07-28"));
         assertEquals(-32020, r.code());
         assertEquals(1, r.id().asInt());
     }
@@ -71,21 +92,20 @@ class McpRequestRulesTest {
     void theTransportGuardsChecksHoldForBothRevisions() {
         String longMethod = "x".repeat(McpRequestRules.MAX_METHOD_CHARS + 1);
         for (String header : List.of("2026-07-28", "2025-11-25", "2025-06-18")) {
-            McpRequestRules.Rejection meta = check("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":{\"_meta\":[]}}",
-                    header).rejection().orElseThrow();
+            McpRequestRules.Reject meta = rejected(check("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":{\"_meta\":[]}}",
+                    header));
             assertEquals(-32602, meta.code(), header);
             assertEquals(7, meta.id().asInt());
-            McpRequestRules.Rejection method = check("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"" + longMethod + "\"}", header)
-                    .rejection().orElseThrow();
+            McpRequestRules.Reject method = rejected(check("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"" + longMethod + "\"}", header));
             assertEquals(-32600, method.code(), header);
             assertTrue(method.message().length() < 200, "the name is not repeated: " + method.message());
             byte[] utf16 = withMeta(header).getBytes(StandardCharsets.UTF_16LE);
-            assertEquals(-32700, RULES.check(utf16, header).rejection().orElseThrow().code(), header);
+            assertEquals(-32700, rejected(check(utf16, header)).code(), header);
             byte[] secondBom = ("\uFEFF" + withMeta(header)).getBytes(StandardCharsets.UTF_8);
-            assertEquals(-32700, RULES.check(secondBom, header).rejection().orElseThrow().code(), header);
+            assertEquals(-32700, rejected(check(secondBom, header)).code(), header);
         }
-        McpRequestRules.Rejection init = check("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"initialize\",\"params\":"
-                + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":[],\"clientInfo\":{\"name\":\"t\"}}}", null).rejection().orElseThrow();
+        McpRequestRules.Reject init = rejected(check("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"initialize\",\"params\":"
+                + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":[],\"clientInfo\":{\"name\":\"t\"}}}", null));
         assertEquals(-32602, init.code());
         assertTrue(init.message().contains("capabilities"), init.message());
     }
@@ -93,19 +113,54 @@ class McpRequestRulesTest {
     @Test
     void mediaTypeRefusalsEchoTheIdTheBodyCarried() {
         byte[] body = "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_8);
-        McpRequestRules.Rejection r = RULES.checkMediaTypes("text/plain", "application/json, text/event-stream",
-                RULES.readableId(body)).orElseThrow();
+        McpRequestRules.Reject r = rejected(RULES.check(body, "text/plain", ACCEPT, null));
         assertEquals(415, r.status());
         assertEquals(42, r.id().asInt());
-        assertEquals(null, RULES.readableId("{\"id\":{}}".getBytes(StandardCharsets.UTF_8)), "an object is no id");
-        assertEquals(null, RULES.readableId("not json".getBytes(StandardCharsets.UTF_8)));
+        McpRequestRules.Reject notAccepted = rejected(RULES.check(body, "application/json", "application/json", null));
+        assertEquals(406, notAccepted.status());
+        assertEquals(42, notAccepted.id().asInt());
+        assertEquals(null, rejected(RULES.check("{\"id\":{}}".getBytes(StandardCharsets.UTF_8), "text/plain", ACCEPT, null)).id(),
+                "an object is no id");
+        assertEquals(null, rejected(RULES.check("not json".getBytes(StandardCharsets.UTF_8), "text/plain", ACCEPT, null)).id());
+    }
+
+    @Test
+    void theRequestLineIsJudgedBeforeTheBodyAndAnOversizedBodyAfterIt() {
+        McpRequestRules rules = new McpRequestRules(McpRequestRules.SUPPORTED_VERSIONS, 64);
+        McpRequestRules.Reject get = (McpRequestRules.Reject) rules.checkRequestLine("GET", -1);
+        assertEquals(405, get.status());
+        assertEquals(-32600, get.code());
+        assertEquals(Map.of("Allow", "POST"), get.headers(), "a 405 says which method is allowed");
+        McpRequestRules.Reject declared = (McpRequestRules.Reject) rules.checkRequestLine("POST", 65);
+        assertEquals(413, declared.status());
+        assertEquals(Map.of(), declared.headers());
+        assertEquals(McpRequestRules.ReadBody.INSTANCE, rules.checkRequestLine("POST", -1), "an unknown length: read the body");
+        McpRequestRules.Reject read = rejected(rules.check(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\""
+                + "y".repeat(64) + "\"}}").getBytes(StandardCharsets.UTF_8), "text/plain", ACCEPT, null));
+        assertEquals(413, read.status(), "too large is judged before the media types");
+        assertEquals(null, read.id(), "a body past the limit is not read for its id");
+        assertEquals("request body exceeds 64 bytes", read.message());
+    }
+
+    @Test
+    void anAcceptedMessageSaysItsMethodParamsAndId() {
+        McpRequestRules.Accept a = (McpRequestRules.Accept) check("{\"jsonrpc\":\"2.0\",\"id\":\"r-1\",\"method\":\"tools/list\","
+                + "\"params\":{\"cursor\":\"c\"}}", null);
+        assertEquals("tools/list", a.method());
+        assertEquals("c", a.params().path("cursor").asString());
+        assertEquals("r-1", a.idText());
+        McpRequestRules.Accept numbered = (McpRequestRules.Accept) check("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}", null);
+        assertEquals("7", numbered.idText());
+        assertTrue(numbered.params().isMissingNode());
+        McpRequestRules.Accept notice = (McpRequestRules.Accept) check("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\"}", null);
+        assertEquals(null, notice.id());
+        assertEquals(null, notice.idText());
     }
 
     @Test
     void nestedWrongKindsInInitializeAreMinus32602NamingTheFieldAndTheKind() {
         for (InitializeShapes.Bad bad : InitializeShapes.BAD) {
-            McpRequestRules.Rejection r = check(bad.request(3), null).rejection()
-                    .orElseThrow(() -> new AssertionError("accepted: " + bad.params()));
+            McpRequestRules.Reject r = rejected(check(bad.request(3), null));
             assertEquals(-32602, r.code(), bad.params());
             assertEquals(400, r.status(), bad.params());
             assertEquals(3, r.id().asInt());
@@ -115,7 +170,7 @@ class McpRequestRulesTest {
                     "no class names: " + r.message());
         }
         for (String fine : InitializeShapes.GOOD) {
-            assertTrue(check(InitializeShapes.request(4, fine), null).rejection().isEmpty(), fine);
+            assertTrue(check(InitializeShapes.request(4, fine), null) instanceof McpRequestRules.Accept, fine);
         }
     }
 }

@@ -38,6 +38,26 @@ class LiveBoundTest {
     }
 
     @Test
+    void theCpuLimitFollowsTheCgroupOnceItMovedAndTheOperatorsBefore() {
+        assertEquals(2000L, LiveBound.cpuMillis(2000L, 2000L, 2000), "no change since the start");
+        assertEquals(1000L, LiveBound.cpuMillis(1000L, 2000L, 2000), "resized in place");
+        assertEquals(2000L, LiveBound.cpuMillis(null, null, 2000), "no cgroup limit to read: the operator's holds");
+        assertEquals(null, LiveBound.cpuMillis(null, 2000L, 2000), "lifted: none");
+        assertEquals(1500L, LiveBound.cpuMillis(1500L, null, null), "a limit that appeared");
+    }
+
+    @Test
+    void aCpuDecreaseTakesOneRunACoreAndMemoryAndCpuTakeTheLower() {
+        assertEquals(2, LiveBound.concurrency(FIELD, 2000 * MIB, 2000L, AUTO).concurrency());
+        assertEquals(1, LiveBound.concurrency(FIELD, 2000 * MIB, 1000L, AUTO).concurrency(), "2000m → 1000m, intraOpThreads 1");
+        assertEquals(3, LiveBound.concurrency(FIELD, 2000 * MIB, 4000L, AUTO).concurrency(), "memory bounds it at three");
+        assertEquals(1, LiveBound.concurrency(FIELD, 1200 * MIB, 4000L, AUTO).concurrency(), "memory bounds it at one");
+        Calibration twoThreads = Calibration.measured("cgroup-v2", 1500 * MIB, 652 * MIB, 325 * MIB, 3, 32, 256, 2,
+                "sha256:x", "2026-12-06T12:00:00Z");
+        assertEquals(1, LiveBound.concurrency(twoThreads, 2000 * MIB, 3000L, AUTO).concurrency(), "3000m of two-thread runs: one");
+    }
+
+    @Test
     void anAnnouncedDecreaseLeadsAndAnAnnouncedIncreaseDoesNot() {
         assertEquals(new LiveBound.Target(1200 * MIB, LiveRerank.SOURCE_ANNOUNCED), LiveBound.target(1500 * MIB, 1200 * MIB, false));
         assertEquals(new LiveBound.Target(1500 * MIB, LiveRerank.SOURCE_START), LiveBound.target(1500 * MIB, 2000 * MIB, false),

@@ -66,7 +66,7 @@ class BroughtLargeModelTest {
         BuiltinModelHome home = SettingsResolver.builtinModels(ServerEnvironment.read(System.getenv()));
         fixtures = home.locate("user-fixtures/" + EMBED).map(Path::getParent).orElseThrow(() -> new AssertionError(
                 "no user-fixtures/" + EMBED + " under " + home.roots() + ": generate it with scripts/model/fetch-user-model-fixtures.sh"
-                        + " (scripts/test-all.sh runs it)"));
+                        + " (scripts/test/all.sh runs it)"));
         registry = new ModelRegistry();
     }
 

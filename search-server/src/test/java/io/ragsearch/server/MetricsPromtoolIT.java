@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The server's real /metrics, after calls of every outcome, passes Prometheus's own linter
- * ({@code promtool check metrics}, through scripts/promtool.sh) and carries the series issue 23
+ * ({@code promtool check metrics}, through scripts/test/promtool.sh) and carries the series issue 23
  * asked for: counters typed as counters, refused and unknown calls counted, refusals per
  * project, the standard process and JVM names.
  */
@@ -62,7 +62,7 @@ class MetricsPromtoolIT {
 
             Path file = Files.createTempFile("metrics", ".txt");
             Files.writeString(file, metrics);
-            Process promtool = new ProcessBuilder("bash", "../scripts/promtool.sh", "check", "metrics")
+            Process promtool = new ProcessBuilder("bash", "../scripts/test/promtool.sh", "check", "metrics")
                     .redirectInput(file.toFile()).redirectErrorStream(true).start();
             assertTrue(promtool.waitFor(300, TimeUnit.SECONDS), "promtool did not finish");
             String said = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The server's package tree (docs/architecture.md), checked over the compiled classes: every
+ * The server's package tree (docs/packages.md), checked over the compiled classes: every
  * reference a class file holds to another io.ragsearch package (constant pool: class names,
  * descriptors, signatures) is allowed by the table below, and the packages form no cycle.
  */
@@ -82,7 +82,7 @@ class PackageRulesTest {
         uses.forEach((from, to) -> {
             Set<String> allowed = ALLOWED.get(from);
             if (allowed == null) {
-                broken.add("package " + from + " has no rule (add it here and to docs/architecture.md)");
+                broken.add("package " + from + " has no rule (add it here and to docs/packages.md)");
                 return;
             }
             to.stream().filter(p -> !allowed.contains(p)).forEach(p -> broken.add(from + " -> " + p));

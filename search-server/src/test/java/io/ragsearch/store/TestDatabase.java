@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The throwaway PostgreSQL that scripts/test-postgres.sh starts. Under CI it must be there:
+ * The throwaway PostgreSQL that scripts/test/postgres.sh starts. Under CI it must be there:
  * a missing database fails the tests instead of skipping them.
  */
 final class TestDatabase {
@@ -21,9 +21,9 @@ final class TestDatabase {
     static String url() {
         String url = System.getenv("RAGSEARCH_TEST_DB_URL");
         if (System.getenv("CI") != null) {
-            assertNotNull(url, "RAGSEARCH_TEST_DB_URL missing under CI: run the tests through scripts/test-all.sh");
+            assertNotNull(url, "RAGSEARCH_TEST_DB_URL missing under CI: run the tests through scripts/test/all.sh");
         } else {
-            Assumptions.assumeTrue(url != null, "no test database: run through scripts/test-all.sh");
+            Assumptions.assumeTrue(url != null, "no test database: run through scripts/test/all.sh");
         }
         return url;
     }

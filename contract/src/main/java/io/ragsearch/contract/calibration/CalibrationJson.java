@@ -47,6 +47,7 @@ public final class CalibrationJson {
         l.put("inForce", live.inForce());
         l.put("retunes", live.retunes());
         l.put("retunedAt", live.retunedAt());
+        l.put("cpuLimitMillis", live.cpuLimitMillis());
         return l;
     }
 
@@ -66,7 +67,8 @@ public final class CalibrationJson {
             throw new ContractException("calibration field live.inForce is missing");
         }
         return java.util.Optional.of(new LiveRerank(l.optionalWholeLong("memoryLimitBytes"), l.requiredText("limitSource"),
-                l.wholeInt("concurrency"), l.wholeInt("inFlight"), inForce, l.wholeInt("retunes"), l.optionalText("retunedAt")));
+                l.wholeInt("concurrency"), l.wholeInt("inFlight"), inForce, l.wholeInt("retunes"), l.optionalText("retunedAt"),
+                l.optionalWholeLong("cpuLimitMillis")));
     }
 
     private static Map<String, Object> toMap(Calibration c) {

@@ -83,4 +83,20 @@ class CalibrationJsonTest {
                 () -> CalibrationJson.parseLive(json.replace("\"inForce\":false", "\"inForce\":\"no\"")));
         assertTrue(e.getMessage().contains("live.inForce"), e.getMessage());
     }
+
+    @Test
+    void theCpuLimitInForceTravelsInTheLiveBlockAndABlockWithoutItReadsAsNone() {
+        Calibration c = CalibrationJson.parse(Golden.text("calibration.json"));
+        LiveRerank live = new LiveRerank(1_572_864_000L, LiveRerank.SOURCE_CGROUP, 1, 0, true, 2, "2026-12-06T12:00:00Z", 1000L);
+        String json = CalibrationJson.write(c, live);
+        assertTrue(json.contains("\"cpuLimitMillis\":1000"), json);
+        assertEquals(live, CalibrationJson.parseLive(json).orElseThrow());
+        // What a server before the field wrote: no cpuLimitMillis at all.
+        String older = json.replace(",\"cpuLimitMillis\":1000", "");
+        assertEquals(live.memoryLimitBytes(), CalibrationJson.parseLive(older).orElseThrow().memoryLimitBytes());
+        assertNull(CalibrationJson.parseLive(older).orElseThrow().cpuLimitMillis());
+        ContractException e = assertThrows(ContractException.class,
+                () -> CalibrationJson.parseLive(json.replace("\"cpuLimitMillis\":1000", "\"cpuLimitMillis\":\"1\"")));
+        assertTrue(e.getMessage().contains("live.cpuLimitMillis"), e.getMessage());
+    }
 }

@@ -34,7 +34,7 @@ public final class PlaygroundCommand implements Runnable {
     Map<String, Path> docs = new LinkedHashMap<>();
 
     @Option(names = "--image", defaultValue = "search-server/target/image.tar",
-            description = "Server image archive (scripts/build-images.sh writes it): pods run from its file system "
+            description = "Server image archive (scripts/build/images.sh writes it): pods run from its file system "
                     + "when this machine can (root, chroot); otherwise, or when the file is absent, from the server jar. "
                     + "Default: ${DEFAULT-VALUE}")
     Path image;

@@ -82,12 +82,12 @@ final class ContainerLauncher {
 
     Launch start(String namespace, String podName, String podIp, Container c, Map<String, Path> volumes,
                  MemoryCgroups.Limited cgroup, Path podDir) throws IOException {
-        return start(namespace, podName, podIp, c, volumes, cgroup, null, podDir);
+        return start(namespace, podName, podIp, c, volumes, cgroup, List.of(), podDir);
     }
 
-    /** @param cpuacct the container's CPU accounting cgroup (null: none), joined with the memory one */
+    /** @param others the container's other cgroups (CPU accounting, CPU limit), joined after the memory one */
     Launch start(String namespace, String podName, String podIp, Container c, Map<String, Path> volumes,
-                 MemoryCgroups.Limited cgroup, Path cpuacct, Path podDir) throws IOException {
+                 MemoryCgroups.Limited cgroup, List<Path> others, Path podDir) throws IOException {
         Map<String, String> env = environment(namespace, podName, podIp, c);
         Path mapped = programs.jarFor(c.getImage());
         ImageRootfs rootfs = mapped == null ? programs.rootfs() : null;
@@ -100,8 +100,8 @@ final class ContainerLauncher {
             // Into the cgroup before the JVM starts: it sizes its heap from the limit it finds there.
             outer.append("echo $$ > ").append(q(cgroup.procs().toString())).append('\n');
         }
-        if (cpuacct != null) {
-            outer.append("echo $$ > ").append(q(cpuacct.resolve("cgroup.procs").toString())).append('\n');
+        for (Path other : others) {
+            outer.append("echo $$ > ").append(q(other.resolve("cgroup.procs").toString())).append('\n');
         }
         // The pod's process dies with the agent, however the agent ends (kept across the execs below,
         // cleared only where the image's user differs: then the agent's shutdown hook stops it).

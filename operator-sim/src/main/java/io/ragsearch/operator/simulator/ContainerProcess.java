@@ -12,24 +12,27 @@ import java.util.concurrent.TimeUnit;
 /**
  * A pod's containers as processes: the init containers one after another, then the main one, in
  * a memory cgroup at the container's limit where the machine allows it (so an overrun is an OOM
- * kill, as in a cluster).
+ * kill, as in a cluster), and a cpu cgroup at its CPU limit likewise (a CFS quota).
  */
 final class ContainerProcess {
     private final ContainerLauncher launcher;
     private final MemoryCgroups cgroups;
     private final CpuAccounting cpu;
+    private final CpuCgroups cpuLimits;
     private final String namespace;
     private final String pod;
     private final String ip;
     private final Path podDir;
     private MemoryCgroups.Limited cgroup;
     private Path cpuacct;
+    private CpuCgroups.Limited cpuCgroup;
 
-    ContainerProcess(ContainerLauncher launcher, MemoryCgroups cgroups, CpuAccounting cpu, String namespace, String pod, String ip,
-                     Path podDir) {
+    ContainerProcess(ContainerLauncher launcher, MemoryCgroups cgroups, CpuAccounting cpu, CpuCgroups cpuLimits, String namespace,
+                     String pod, String ip, Path podDir) {
         this.launcher = launcher;
         this.cgroups = cgroups;
         this.cpu = cpu;
+        this.cpuLimits = cpuLimits;
         this.namespace = namespace;
         this.pod = pod;
         this.ip = ip;
@@ -55,7 +58,18 @@ final class ContainerProcess {
             cgroup = cgroups.create(namespace + "_" + pod, limit);
         }
         cpuacct = cpu.create(namespace + "_" + pod).orElse(null);
-        return launcher.start(namespace, pod, ip, main, volumes, cgroup, cpuacct, podDir).process();
+        if (cpuLimits.enforced()) {
+            // Without a limit too: the quota is where a resize would put one.
+            cpuCgroup = cpuLimits.create(namespace + "_" + pod, cpuLimit(main));
+        }
+        List<Path> others = new java.util.ArrayList<>();
+        if (cpuacct != null) {
+            others.add(cpuacct);
+        }
+        if (cpuCgroup != null && !others.contains(cpuCgroup.dir())) { // one directory where cpu and cpuacct are mounted together
+            others.add(cpuCgroup.dir());
+        }
+        return launcher.start(namespace, pod, ip, main, volumes, cgroup, others, podDir).process();
     }
 
     /** CPU time of the running main container (its accounting cgroup), in nanoseconds. */
@@ -79,6 +93,13 @@ final class ContainerProcess {
         }
     }
 
+    /** Moves the running container's CPU limit (an in-place resize): its quota; null lifts it. */
+    synchronized void resizeCpu(Long millis) throws IOException {
+        if (cpuCgroup != null) {
+            cpuCgroup.limit(millis);
+        }
+    }
+
     /** Whether the kernel OOM-killed something in the current cgroup. */
     synchronized boolean oomKilled() {
         return cgroup != null && cgroup.oomKills() > 0;
@@ -93,6 +114,10 @@ final class ContainerProcess {
         if (cpuacct != null) {
             CpuAccounting.delete(cpuacct);
             cpuacct = null;
+        }
+        if (cpuCgroup != null) {
+            cpuCgroup.delete();
+            cpuCgroup = null;
         }
     }
 
@@ -118,5 +143,13 @@ final class ContainerProcess {
         }
         Quantity q = c.getResources().getLimits().get("memory");
         return q == null ? null : Quantity.getAmountInBytes(q).longValue();
+    }
+
+    /** The container's CPU limit in millicores, null without one. */
+    private static Long cpuLimit(Container c) {
+        if (c.getResources() == null || c.getResources().getLimits() == null || c.getResources().getLimits().get("cpu") == null) {
+            return null;
+        }
+        return PodResize.millis(c.getResources().getLimits(), "cpu");
     }
 }

@@ -30,8 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * InternalIP 127.0.0.1) and keeps it fresh (a Lease in {@code kube-node-lease}, the Ready
  * condition's heartbeat), binds the pods no scheduler placed (there is none) through their
  * {@code binding}, runs each pod bound to it as real processes on a loopback address of its
- * own ({@link SimPod}: init containers, the main container in a memory cgroup at its limit,
- * probes, restarts, OOM kills), writes {@code pods/status}, and once a terminating pod's process
+ * own ({@link SimPod}: init containers, the main container in a memory cgroup at its limit and
+ * a cpu cgroup at its CPU limit where the machine allows, in-place resizes of both, probes,
+ * restarts, OOM kills), writes {@code pods/status}, and once a terminating pod's process
  * has stopped, deletes the Pod with grace period 0 — what the API server waits for. Like a
  * kubelet it serves the resource metrics metrics-server scrapes ({@link KubeletEndpoint}: the
  * CPU time and memory working set of its pods' cgroups, {@link ResourceMetrics}) on HTTPS at the
@@ -86,6 +87,7 @@ public final class NodeAgent implements AutoCloseable {
     private final ServiceNames serviceNames;
     private final MemoryCgroups cgroups;
     private final CpuAccounting cpu;
+    private final CpuCgroups cpuLimits;
     private KubeletEndpoint kubelet;
     private final MountPoints mountPoints = new MountPoints();
     private final ContainerLauncher launcher;
@@ -118,6 +120,7 @@ public final class NodeAgent implements AutoCloseable {
         String cgroup = "ragsearch-node-" + ProcessHandle.current().pid() + "-" + AGENTS.incrementAndGet();
         this.cgroups = MemoryCgroups.detect(cgroup);
         this.cpu = CpuAccounting.detect(cgroup);
+        this.cpuLimits = CpuCgroups.detect(cgroup);
         ImageRootfs rootfs = null;
         String runtime;
         String plain = "plain jar " + settings.serverJar();
@@ -193,6 +196,16 @@ public final class NodeAgent implements AutoCloseable {
 
     public boolean memoryLimitsEnforced() {
         return cgroups.enforced();
+    }
+
+    /** Whether pods run under their CPU limits (a CFS quota, rewritten by an in-place resize); otherwise why not. */
+    public String cpuLimits() {
+        return cpuLimits.enforced() ? "enforced (a cpu cgroup per pod, its quota the limit)"
+                : "NOT enforced: " + cpuLimits.unavailableReason().orElse("");
+    }
+
+    public boolean cpuLimitsEnforced() {
+        return cpuLimits.enforced();
     }
 
     /** Registers the Node, then keeps it fresh and its pods in step with the API server. */
@@ -374,7 +387,7 @@ public final class NodeAgent implements AutoCloseable {
                 .map(io.fabric8.kubernetes.api.model.ContainerPort::getContainerPort).filter(java.util.Objects::nonNull).toList();
         String ip = addresses.take(candidate -> AddressPool.portsFree(candidate, ports));
         SimPod pod = new SimPod(client, new SimPod.Identity(p.getMetadata().getNamespace(), p.getMetadata().getName(), p.getMetadata().getUid(), ip),
-                p.getSpec(), launcher, cgroups, cpu, scheduler, settings.workDir());
+                p.getSpec(), launcher, cgroups, cpu, cpuLimits, scheduler, settings.workDir());
         pods.put(p.getMetadata().getUid(), pod);
         LOG.info("pod {}/{} on {}: starting", pod.namespace, pod.name, ip);
         pod.start();
@@ -446,6 +459,7 @@ public final class NodeAgent implements AutoCloseable {
         }
         cgroups.close();
         cpu.close();
+        cpuLimits.close();
         mountPoints.close();
     }
 

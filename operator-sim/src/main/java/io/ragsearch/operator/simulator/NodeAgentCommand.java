@@ -14,7 +14,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Our kubelet as a process of its own, for a control plane outside this JVM (the testplane that
- * {@code testplane up} starts, the one {@code scripts/kube-e2e.sh} brings up): registers the node
+ * {@code testplane up} starts, the one {@code scripts/test/kube-e2e.sh} brings up): registers the node
  * and runs the pods bound to it until SIGTERM, then stops every pod process it started.
  *
  * <pre>java -cp operator-sim/target/ragsearch-operator-sim.jar io.ragsearch.operator.simulator.NodeAgentCommand --kubeconfig FILE</pre>
@@ -78,7 +78,7 @@ public final class NodeAgentCommand implements Runnable {
             }, "node-shutdown"));
             agent.start();
             System.out.println("node " + node + " ready: pods from the " + agent.runtime() + "; memory limits " + agent.memoryLimits()
-                    + "; pod logs in " + work.resolve("pods"));
+                    + "; CPU limits " + agent.cpuLimits() + "; pod logs in " + work.resolve("pods"));
             stopped.await();
         } catch (IOException e) {
             throw new IllegalStateException(e.getMessage(), e);

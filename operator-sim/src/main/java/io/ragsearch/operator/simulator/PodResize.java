@@ -16,7 +16,11 @@ import java.util.Objects;
  * Only a request that grows is weighed against the other pods: a kubelet takes a resize that
  * increases no request at once (its pod was admitted at more), and a request that stays was
  * admitted with the pod — this node binds without a scheduler's fit, so its pods' CPU requests
- * together may exceed its cores, and weighing those again would defer every resize.
+ * together may exceed its cores, and weighing those again would defer every resize. For the same
+ * reason a request growing back to what the pod was admitted with is taken at once too: the way
+ * back from an in-place decrease (cpu 2 → 1 → 2) must not be deferred by an over-commit this node
+ * made itself (a node the scheduler filled within its cores has that room, unless another pod
+ * took it meanwhile).
  */
 final class PodResize {
 
@@ -34,6 +38,11 @@ final class PodResize {
     }
 
     static Decision decide(ResourceRequirements allocated, ResourceRequirements desired, Node node) {
+        return decide(allocated, allocated, desired, node);
+    }
+
+    /** @param admitted the container's resources when the node admitted the pod (its spec then) */
+    static Decision decide(ResourceRequirements admitted, ResourceRequirements allocated, ResourceRequirements desired, Node node) {
         if (sameCpuAndMemory(allocated, desired)) {
             return new Decision(Kind.NONE, null);
         }
@@ -47,8 +56,8 @@ final class PodResize {
             return new Decision(Kind.INFEASIBLE, "the node cannot hold it: cpu requested " + cpu + "m, node allocatable "
                     + node.allocatableCpuMillis() + "m");
         }
-        boolean moreMemory = memory > bytes(allocated.getRequests(), "memory");
-        boolean moreCpu = cpu > millis(allocated.getRequests(), "cpu");
+        boolean moreMemory = memory > Math.max(bytes(allocated.getRequests(), "memory"), bytes(admitted.getRequests(), "memory"));
+        boolean moreCpu = cpu > Math.max(millis(allocated.getRequests(), "cpu"), millis(admitted.getRequests(), "cpu"));
         if (moreMemory && memory + node.othersMemoryBytes() > node.allocatableMemoryBytes()
                 || moreCpu && cpu + node.othersCpuMillis() > node.allocatableCpuMillis()) {
             return new Decision(Kind.DEFERRED, "not enough left beside the node's other pods now");

@@ -74,7 +74,7 @@ final class SimPod {
     }
 
     SimPod(KubernetesClient client, Identity id, PodSpec spec, ContainerLauncher launcher,
-           MemoryCgroups cgroups, CpuAccounting cpu, ScheduledExecutorService scheduler, Path workDir) {
+           MemoryCgroups cgroups, CpuAccounting cpu, CpuCgroups cpuLimits, ScheduledExecutorService scheduler, Path workDir) {
         this.client = client;
         this.namespace = id.namespace();
         this.name = id.name();
@@ -83,7 +83,7 @@ final class SimPod {
         this.scheduler = scheduler;
         this.podDir = workDir.resolve("pods").resolve(namespace + "_" + name);
         this.tokens = new ProjectedTokens(client, new ProjectedTokens.Pod(namespace, name, id.uid(), spec.getServiceAccountName()));
-        this.containers = new ContainerProcess(launcher, cgroups, cpu, namespace, name, ip, podDir);
+        this.containers = new ContainerProcess(launcher, cgroups, cpu, cpuLimits, namespace, name, ip, podDir);
         this.allocated = main().getResources() == null ? new ResourceRequirements() : main().getResources();
         this.actuated = allocated;
     }
@@ -133,7 +133,8 @@ final class SimPod {
             }
             changed = gen != observedGeneration;
             observedGeneration = gen;
-            PodResize.Decision d = PodResize.decide(allocated, desired == null ? new ResourceRequirements() : desired, node);
+            ResourceRequirements admitted = main().getResources() == null ? new ResourceRequirements() : main().getResources();
+            PodResize.Decision d = PodResize.decide(admitted, allocated, desired == null ? new ResourceRequirements() : desired, node);
             switch (d.kind()) {
                 case NONE -> {
                     changed |= resizePending != null;
@@ -166,10 +167,11 @@ final class SimPod {
         }
     }
 
-    /** Applies the allocated memory limit to the running container's cgroup (CPU is not limited here). */
+    /** Applies the allocated memory and CPU limits to the running container's cgroups (where the node enforces them). */
     private void actuate(ResourceRequirements target) {
         String error = null;
         long limit = PodResize.bytes(target.getLimits(), "memory");
+        Long cpu = target.getLimits() == null || target.getLimits().get("cpu") == null ? null : PodResize.millis(target.getLimits(), "cpu");
         try {
             if (limit > 0) {
                 containers.resizeMemory(limit);
@@ -177,13 +179,20 @@ final class SimPod {
         } catch (IOException e) {
             error = "memory limit " + limit + " not applied: " + e.getMessage();
         }
+        try {
+            if (error == null) {
+                containers.resizeCpu(cpu);
+            }
+        } catch (IOException e) {
+            error = "cpu limit " + (cpu == null ? "none" : cpu + "m") + " not applied: " + e.getMessage();
+        }
         boolean changed;
         synchronized (this) {
             if (error == null) {
                 actuated = target;
                 changed = resizeInProgress != null;
                 resizeInProgress = null;
-                LOG.info("pod {}/{}: resized in place to memory {}", namespace, name, limit);
+                LOG.info("pod {}/{}: resized in place to memory {}, cpu {}", namespace, name, limit, cpu == null ? "no limit" : cpu + "m");
             } else {
                 long gen = resizeInProgress == null || resizeInProgress.getObservedGeneration() == null ? observedGeneration
                         : resizeInProgress.getObservedGeneration();

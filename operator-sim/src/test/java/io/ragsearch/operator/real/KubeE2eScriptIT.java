@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The README's one command, {@code scripts/kube-e2e.sh}, run as a user would: the whole loop (the
+ * The README's one command, {@code scripts/test/kube-e2e.sh}, run as a user would: the whole loop (the
  * example Ready on our node, then its memory limit lowered and the running pods resized in place
  * and re-tuned), and up to the installed chart ({@code --until installed}: its own control plane, a
  * real Helm 4, the CRD established, the operator's pods made by the real controllers), so it
@@ -75,7 +75,7 @@ class KubeE2eScriptIT {
     }
 
     static Run run(String... args) throws Exception {
-        Path script = ControlPlane.projectRoot().resolve("scripts/kube-e2e.sh");
+        Path script = ControlPlane.projectRoot().resolve("scripts/test/kube-e2e.sh");
         ProcessBuilder pb = new ProcessBuilder(concat("bash", script.toString(), args));
         pb.environment().put("RAGSEARCH_TESTPLANE_BIN", ControlPlane.binary().toString());
         pb.environment().put("RAGSEARCH_HELM_BIN", HelmCli.binary().toString());

@@ -48,9 +48,9 @@ class DatabaseOutageEndToEndIT {
     static void start() throws Exception {
         adminUrl = System.getenv("RAGSEARCH_TEST_DB_URL");
         if (System.getenv("CI") != null) {
-            assertNotNull(adminUrl, "RAGSEARCH_TEST_DB_URL missing under CI: run the tests through scripts/test-all.sh");
+            assertNotNull(adminUrl, "RAGSEARCH_TEST_DB_URL missing under CI: run the tests through scripts/test/all.sh");
         }
-        Assumptions.assumeTrue(adminUrl != null, "no test PostgreSQL (run through scripts/test-all.sh)");
+        Assumptions.assumeTrue(adminUrl != null, "no test PostgreSQL (run through scripts/test/all.sh)");
         // A database of its own: the server module's tests serve every project of the shared one.
         outageUrl = adminUrl.substring(0, adminUrl.lastIndexOf('/') + 1) + DATABASE;
         sql("DROP DATABASE IF EXISTS " + DATABASE);

@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * `helm upgrade` from the previous release to this one on the real control plane, as a platform
  * does it: chart 0.1.0 with the operator of that release (both from git at the commit where the
- * chart was 0.1.0, built once and cached by scripts/previous-release-build.sh), then this chart
+ * chart was 0.1.0, built once and cached by scripts/build/previous-release.sh), then this chart
  * with this operator. Both charts are packaged (`helm package`), pushed (`helm push`) to a real
  * OCI registry on loopback and installed from `oci://`. The previous chart had the CRD in crds/,
  * which Helm never upgrades; this one has it as a kept template (docs/operator.md, "Upgrading the
@@ -73,7 +73,7 @@ class HelmUpgradeIT {
     @Test
     void upgradingFromThePreviousReleaseUpgradesTheCrdAndTheOperatorAndKeepsServing(@TempDir Path dir) throws Exception {
         long start = System.nanoTime();
-        Path previousJar = TestplaneBinary.givenOrBuilt("RAGSEARCH_PREVIOUS_OPERATOR_JAR", "scripts/previous-release-build.sh");
+        Path previousJar = TestplaneBinary.givenOrBuilt("RAGSEARCH_PREVIOUS_OPERATOR_JAR", "scripts/build/previous-release.sh");
         Path previousChart = previousJar.resolveSibling("helm").resolve("ragsearch-operator");
         assertEquals(PREVIOUS_VERSION, HelmCli.chartField(Files.readString(previousChart.resolve("Chart.yaml")), "version"));
         assertTrue(Files.exists(previousChart.resolve("crds/" + CRD + "-v1.yml")), "the previous chart had the CRD in crds/");

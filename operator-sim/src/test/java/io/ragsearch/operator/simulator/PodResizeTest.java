@@ -64,4 +64,18 @@ class PodResizeTest {
         assertEquals(PodResize.Kind.DEFERRED, PodResize.decide(new ResourceRequirementsBuilder(at1500)
                 .addToRequests("cpu", new Quantity("1")).build(), moreCpu, busy).kind(), "more CPU beside 2.5 cores held");
     }
+
+    @Test
+    void backUpToWhatThePodWasAdmittedWithIsTakenOnAnOverCommittedNodeAndBeyondItIsWeighed() {
+        PodResize.Node busy = new PodResize.Node(24L << 30, 2000, 4L << 30, 1200); // the other serving pod at 1 core, two operators
+        ResourceRequirements twoCores = new ResourceRequirementsBuilder(memory("2000Mi")).addToRequests("cpu", new Quantity("2"))
+                .addToLimits("cpu", new Quantity("2")).build();
+        ResourceRequirements oneCore = new ResourceRequirementsBuilder(memory("2000Mi")).addToRequests("cpu", new Quantity("1"))
+                .addToLimits("cpu", new Quantity("1")).build();
+        assertEquals(PodResize.Kind.ACCEPT, PodResize.decide(twoCores, twoCores, oneCore, busy).kind(), "2 → 1: a decrease");
+        assertEquals(PodResize.Kind.ACCEPT, PodResize.decide(twoCores, oneCore, twoCores, busy).kind(),
+                "1 → 2: back to what the node admitted the pod with, not weighed again");
+        assertEquals(PodResize.Kind.DEFERRED, PodResize.decide(oneCore, oneCore, twoCores, busy).kind(),
+                "admitted at 1: more than that is weighed beside the 1.2 cores the others hold");
+    }
 }

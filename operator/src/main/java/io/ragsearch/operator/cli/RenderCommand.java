@@ -7,7 +7,6 @@ import io.ragsearch.contract.budget.RerankBudget;
 import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.contract.calibration.CalibrationJson;
 import io.ragsearch.operator.budget.Mebibytes;
-import io.ragsearch.operator.manifest.CalibrationKey;
 import io.ragsearch.operator.manifest.ManifestFactory;
 import io.ragsearch.operator.manifest.Manifests;
 import io.ragsearch.operator.file.RagSearchFile;
@@ -62,14 +61,13 @@ public final class RenderCommand implements Runnable {
                     + String.join("\n  - ", checked.problems()));
         }
         CheckedSpec spec = checked.spec().orElseThrow();
-        String key = CalibrationKey.of(spec);
         List<RerankPlanner.PodMeasurement> measured = calibration == null ? List.of()
                 : List.of(new RerankPlanner.PodMeasurement("file", MeasuredCost.of(calibration.getFileName().toString(), readCalibration())));
-        RerankPlanner.Plan plan = RerankPlanner.plan(spec, key, null, measured);
+        RerankPlanner.Plan plan = RerankPlanner.plan(spec, null, measured);
         if (calibration != null) {
             plan.status().basis = RerankStatus.BASIS_FILE;
         }
-        Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency(), key);
+        Manifests manifests = ManifestFactory.build(spec, plan.effective().concurrency());
         PrintWriter out = this.spec.commandLine().getOut();
         // Comments first (every line of them starts with '#', whatever the values hold), then each object
         // as the serializer writes it: no input becomes YAML structure except through the serializer.

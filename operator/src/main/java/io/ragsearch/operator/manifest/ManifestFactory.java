@@ -31,8 +31,8 @@ public final class ManifestFactory {
     private ManifestFactory() {
     }
 
-    public static Manifests build(CheckedSpec spec, int concurrency, String calibrationKey) {
-        return build(spec, concurrency, calibrationKey, "", AdminAccess.UNKNOWN);
+    public static Manifests build(CheckedSpec spec, int concurrency) {
+        return build(spec, concurrency, "", AdminAccess.UNKNOWN);
     }
 
     /**
@@ -40,8 +40,7 @@ public final class ManifestFactory {
      *     up, as in render): part of the config hash, so a rotated Secret rolls the pods
      * @param admin who may reach the admin port under a NetworkPolicy
      */
-    public static Manifests build(CheckedSpec spec, int concurrency, String calibrationKey, String secretsDigest,
-                                  AdminAccess admin) {
+    public static Manifests build(CheckedSpec spec, int concurrency, String secretsDigest, AdminAccess admin) {
         String configYaml = ServerConfigYaml.render(spec);
         ConfigMap configMap = new ConfigMapBuilder()
                 .withMetadata(OwnedMeta.of(spec, ObjectNames.configMap(spec.name())))
@@ -51,15 +50,14 @@ public final class ManifestFactory {
         Map<String, String> podLabels = new LinkedHashMap<>(PodPlacement.extraLabels(spec));
         Map<String, String> podAnnotations = new LinkedHashMap<>(PodPlacement.extraAnnotations(spec));
         // Without server-side apply only a changed hash makes a metadata edit (or a rotated Secret) reach the pods.
-        String hash = ConfigHash.of(Serialization.asJson(pod) + "\n" + configYaml + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest)
-                + "\n" + new TreeMap<>(podLabels) + "\n" + new TreeMap<>(podAnnotations));
+        String besidesPod = "\n" + configYaml + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest)
+                + "\n" + new TreeMap<>(podLabels) + "\n" + new TreeMap<>(podAnnotations);
+        String hash = ConfigHash.of(Serialization.asJson(pod) + besidesPod);
         // The same digest with a fixed concurrency: what a verification compares (see Labels.VERSION).
-        String version = ConfigHash.of(Serialization.asJson(PodTemplate.podSpec(spec, 1)) + "\n" + configYaml
-                + (secretsDigest.isEmpty() ? "" : "\n" + secretsDigest) + "\n" + new TreeMap<>(podLabels) + "\n"
-                + new TreeMap<>(podAnnotations));
+        String version = ConfigHash.of(Serialization.asJson(PodTemplate.podSpec(spec, 1)) + besidesPod);
         podLabels.putAll(Labels.labels(spec.name()));
         podLabels.put(Labels.CONFIG_HASH, hash);
-        podLabels.put(Labels.CALIBRATION_KEY, calibrationKey);
+        podLabels.put(Labels.CALIBRATION_KEY, spec.calibrationKey());
         // On the Deployment, not the pod template: adding it rolls no pod of an existing install.
         Deployment deployment = new DeploymentBuilder()
                 .withMetadata(OwnedMeta.of(spec, spec.name()))

@@ -36,6 +36,12 @@ public record Manifests(ConfigMap configMap, Deployment deployment, Service serv
         return d.getMetadata().getAnnotations() == null ? null : d.getMetadata().getAnnotations().get(Labels.VERSION);
     }
 
+    /** The config hash a Deployment's pod template carries (the annotation beside the pods' label), or null. */
+    public static String configHash(Deployment d) {
+        var annotations = d.getSpec().getTemplate().getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get(Labels.CONFIG_HASH);
+    }
+
     /**
      * These manifests with the serving pods left as they are: the running Deployment's pod
      * template and the ConfigMap it mounts, while a new version is verified or after it failed.
@@ -47,8 +53,8 @@ public record Manifests(ConfigMap configMap, Deployment deployment, Service serv
                 .editMetadata().addToAnnotations(Labels.VERSION, version(running)).endMetadata().build();
         ConfigMap config = runningConfig == null ? configMap
                 : new ConfigMapBuilder(configMap).withData(runningConfig.getData()).build();
-        String hash = runningTemplate.getMetadata().getAnnotations() == null ? configHash
-                : runningTemplate.getMetadata().getAnnotations().getOrDefault(Labels.CONFIG_HASH, configHash);
+        String runningHash = configHash(running);
+        String hash = runningHash == null ? configHash : runningHash;
         return new Manifests(config, held, service, disruptionBudget, networkPolicy, hash, candidate, autoscaler);
     }
 

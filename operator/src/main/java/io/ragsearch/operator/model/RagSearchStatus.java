@@ -15,7 +15,7 @@ public class RagSearchStatus {
     public Long observedGeneration;
 
     @Size(max = SchemaBounds.CONDITIONS)
-    @JsonPropertyDescription("Ready, Calibrated, MemoryInsufficient, ConcurrencyClamped, InvalidSpec, DatabaseReachable, Verified.")
+    @JsonPropertyDescription("Ready, Calibrated, MemoryInsufficient, ConcurrencyClamped, InvalidSpec, DatabaseReachable, Verified, ReconcileFailed.")
     public List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("The rerank concurrency decision and the measurement behind it.")

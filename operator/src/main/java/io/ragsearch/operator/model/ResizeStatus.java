@@ -15,6 +15,8 @@ public class ResizeStatus {
     public String reason;
     @JsonPropertyDescription("The memory limit the pods are resized to.")
     public Long memoryLimitBytes;
+    @JsonPropertyDescription("The CPU limit the pods are resized to, in millicores (absent: none).")
+    public Long cpuLimitMillis;
     @JsonPropertyDescription("The memory limit of the Deployment's pod template (kept while the pods are resized in place).")
     public Long templateMemoryLimitBytes;
     @JsonPropertyDescription("Pods of the current template that run at the spec's limits.")

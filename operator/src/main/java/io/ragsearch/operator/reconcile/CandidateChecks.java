@@ -8,11 +8,14 @@ import io.ragsearch.operator.podadmin.PodAdminClient;
 import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
- * The HTTP side of promotion, kept out of {@link PromotionPlanner}: what a ready candidate pod's
- * /verification says before the decision, and starting its checks when the decision says so.
+ * The HTTP side of promotion, kept out of {@link PromotionPlanner}: what the ready candidate pods'
+ * /verification says, read before the decision, and starting its checks when the decision says so.
  */
 final class CandidateChecks {
     private final PodAdminClient pods;
@@ -23,13 +26,22 @@ final class CandidateChecks {
         this.adminPort = adminPort;
     }
 
-    /** The first ready candidate pod of {@code version} and its run as read now; null when none is ready. */
-    PromotionPlanner.CandidatePod read(RolloutPods rollout, String version) {
-        Optional<Pod> ready = candidate(rollout, version);
-        if (ready.isEmpty()) {
-            return null;
+    /**
+     * For each version a ready candidate pod runs, the first such pod and its run as read now. Read before the
+     * decision says which version is the spec's: the candidate Deployment has one pod, two for a moment while it rolls.
+     */
+    Map<String, PromotionPlanner.CandidatePod> read(RolloutPods rollout) {
+        Map<String, PromotionPlanner.CandidatePod> byVersion = new LinkedHashMap<>();
+        for (Pod pod : candidates(rollout).toList()) {
+            String version = pod.getMetadata().getLabels().get(Labels.VERSION);
+            if (version != null && !byVersion.containsKey(version)) {
+                byVersion.put(version, read(pod));
+            }
         }
-        Pod pod = ready.get();
+        return byVersion;
+    }
+
+    private PromotionPlanner.CandidatePod read(Pod pod) {
         PromotionPlanner.CandidateRun run;
         try {
             Optional<Verification> v = pods.verification(pod.getStatus().getPodIP(), adminPort);
@@ -61,11 +73,14 @@ final class CandidateChecks {
     }
 
     private static Optional<Pod> candidate(RolloutPods rollout, String version) {
+        return candidates(rollout).filter(p -> version.equals(p.getMetadata().getLabels().get(Labels.VERSION))).findFirst();
+    }
+
+    /** Ready pods of a verification's candidate, of any version. */
+    private static Stream<Pod> candidates(RolloutPods rollout) {
         return rollout.pods().stream()
                 .filter(p -> p.getMetadata().getLabels() != null
                         && Labels.ROLE_CANDIDATE.equals(p.getMetadata().getLabels().get(Labels.LABEL_ROLE)))
-                .filter(RolloutPods::ready)
-                .filter(p -> version.equals(p.getMetadata().getLabels().get(Labels.VERSION)))
-                .findFirst();
+                .filter(RolloutPods::ready);
     }
 }

@@ -19,6 +19,11 @@ public final class Conditions {
     public static final String DATABASE_REACHABLE = "DatabaseReachable";
     /** Whether the spec's version serves after passing its checks (only with spec.verification). */
     public static final String VERIFIED = "Verified";
+    /**
+     * True while the last reconcile failed with an unexpected exception (the API server refused a write, say): what
+     * failed and that it is retried. Removed by the next reconcile that goes through.
+     */
+    public static final String RECONCILE_FAILED = "ReconcileFailed";
 
     private final List<Condition> conditions;
     private final long generation;
@@ -63,7 +68,8 @@ public final class Conditions {
     }
 
     private static int order(String type) {
-        int i = List.of(READY, CALIBRATED, MEMORY_INSUFFICIENT, CONCURRENCY_CLAMPED, INVALID_SPEC, DATABASE_REACHABLE, VERIFIED).indexOf(type);
+        int i = List.of(READY, CALIBRATED, MEMORY_INSUFFICIENT, CONCURRENCY_CLAMPED, INVALID_SPEC, DATABASE_REACHABLE, VERIFIED,
+                RECONCILE_FAILED).indexOf(type);
         return i < 0 ? Integer.MAX_VALUE : i;
     }
 }

@@ -45,6 +45,13 @@ public class EventRecorder {
         record(about, "Warning", reason, message);
     }
 
+    /** Writes what a decision announced, in its order. */
+    public void announce(RagSearch about, java.util.List<Announcement> said) {
+        for (Announcement a : said) {
+            record(about, a.warning() ? "Warning" : "Normal", a.reason(), a.message());
+        }
+    }
+
     private void record(RagSearch about, String type, String reason, String message) {
         String ns = about.getMetadata().getNamespace();
         String name = about.getMetadata().getName();

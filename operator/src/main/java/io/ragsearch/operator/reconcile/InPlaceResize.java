@@ -132,7 +132,7 @@ final class InPlaceResize {
             }
             // Asked for; done once the kubelet applied it and the server re-tuned to it.
             if (!applied(pod, target) || live == null || live.memoryLimitBytes() == null || live.memoryLimitBytes() != target.memoryBytes()
-                    || LiveRerank.SOURCE_ANNOUNCED.equals(live.limitSource())) {
+                    || LiveRerank.SOURCE_ANNOUNCED.equals(live.limitSource()) || !retunedToCpu(live, target)) {
                 pending = true;
                 continue;
             }
@@ -146,15 +146,28 @@ final class InPlaceResize {
         return new Progress(templatePods.size(), resized, concurrency, retunedAt, null, pending);
     }
 
-    /** The kubelet reports the container at these limits (status.containerStatuses[].resources). */
-    private static boolean applied(Pod pod, ResizePlanner.Limits target) {
+    /** The kubelet reports the container at these limits, memory and CPU (status.containerStatuses[].resources). */
+    static boolean applied(Pod pod, ResizePlanner.Limits target) {
         return pod.getStatus().getContainerStatuses() != null && pod.getStatus().getContainerStatuses().stream()
                 .filter(cs -> PodLayout.SERVER_CONTAINER.equals(cs.getName()) && cs.getResources() != null
                         && cs.getResources().getLimits() != null)
                 .anyMatch(cs -> {
                     Quantity m = cs.getResources().getLimits().get("memory");
-                    return m != null && Quantity.getAmountInBytes(m).longValue() == target.memoryBytes();
+                    Quantity cpu = cs.getResources().getLimits().get("cpu");
+                    Long millis = cpu == null ? null : Quantity.getAmountInBytes(cpu).multiply(BigDecimal.valueOf(1000)).longValue();
+                    return m != null && Quantity.getAmountInBytes(m).longValue() == target.memoryBytes()
+                            && Objects.equals(millis, target.cpuMillis());
                 });
+    }
+
+    /**
+     * The server's bound follows the target's CPU limit: a CPU-only resize leaves the memory limit
+     * as it was, so without this the pod would count as re-tuned before its server saw the new
+     * quota. A server that does not say its CPU limit (before live.cpuLimitMillis) is taken at
+     * its memory limit's word, as before.
+     */
+    static boolean retunedToCpu(LiveRerank live, ResizePlanner.Limits target) {
+        return live.cpuLimitMillis() == null || live.cpuLimitMillis().equals(target.cpuMillis());
     }
 
     /** The limits a pod's server container asks for now (its spec: the template's, or a resize's). */
@@ -215,22 +228,34 @@ final class InPlaceResize {
                 && last.retunedAt == null && last.refused == null;
     }
 
+    /** The last status block was about these limits (memory and CPU): a CPU-only change is a new target too. */
+    static boolean sameTarget(ResizeStatus last, long memoryBytes, Long cpuMillis) {
+        return last != null && Objects.equals(last.memoryLimitBytes, memoryBytes) && Objects.equals(last.cpuLimitMillis, cpuMillis);
+    }
+
     /** The status block: the decision and, in place, how far the pods are. */
     static ResizeStatus status(ResizeStatus old, ResizePlanner.Decision decision, CheckedSpec spec, CheckedSpec template,
                                Progress progress, Instant requested) {
-        return statusOf(old, decision, spec.memoryBytes(), template.memoryBytes(), progress, requested);
+        return statusOf(old, decision, spec.memoryBytes(), spec.cpuMillis(), template.memoryBytes(), progress, requested);
     }
 
-    /** The same from the two memory limits (pure). */
+    /** The same from the two memory limits, without a CPU limit (pure). */
     static ResizeStatus statusOf(ResizeStatus old, ResizePlanner.Decision decision, long memoryBytes, long templateMemoryBytes,
                                  Progress progress, Instant requested) {
+        return statusOf(old, decision, memoryBytes, null, templateMemoryBytes, progress, requested);
+    }
+
+    /** The same from the spec's memory and CPU limits and the template's memory limit (pure). */
+    static ResizeStatus statusOf(ResizeStatus old, ResizePlanner.Decision decision, long memoryBytes, Long cpuMillis,
+                                 long templateMemoryBytes, Progress progress, Instant requested) {
         ResizeStatus s = new ResizeStatus();
         s.mode = decision.inPlace() ? "InPlace" : "Roll";
         s.reason = decision.reason();
         s.memoryLimitBytes = memoryBytes;
+        s.cpuLimitMillis = cpuMillis;
         s.templateMemoryLimitBytes = templateMemoryBytes;
         // The same target keeps when it was asked for, and a refusal (which turned it into a roll) until the limits change again.
-        boolean sameTarget = old != null && Objects.equals(old.memoryLimitBytes, s.memoryLimitBytes);
+        boolean sameTarget = sameTarget(old, memoryBytes, cpuMillis);
         s.requestedAt = sameTarget && old.requestedAt != null ? old.requestedAt : requested.toString();
         s.refused = progress != null && progress.refused() != null ? progress.refused() : sameTarget ? old.refused : null;
         if (progress != null) {

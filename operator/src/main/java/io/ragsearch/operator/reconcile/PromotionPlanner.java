@@ -68,10 +68,6 @@ public final class PromotionPlanner {
     public record Verdict(boolean verified, String reason, String message) {
     }
 
-    /** An Event to write about the RagSearch. */
-    public record Announcement(boolean warning, String reason, String message) {
-    }
-
     /**
      * Start the checks on this candidate pod, against the serving Service when a serving pod is
      * ready. {@code ifUnreachable} is the decision to keep when the pod cannot be reached.

@@ -42,7 +42,9 @@ public final class RerankPlanner {
     private RerankPlanner() {
     }
 
-    public static Plan plan(CheckedSpec spec, String calibrationKey, RerankStatus stored, List<PodMeasurement> fresh) {
+    /** @param fresh what the ready pods labelled with the spec's calibration key measured */
+    public static Plan plan(CheckedSpec spec, RerankStatus stored, List<PodMeasurement> fresh) {
+        String calibrationKey = spec.calibrationKey();
         RerankBudget.Limits limits = new RerankBudget.Limits(spec.memoryBytes(), spec.cpuMillis(), spec.headroomPercent());
         RerankStatus next = new RerankStatus();
         next.requested = spec.requested();

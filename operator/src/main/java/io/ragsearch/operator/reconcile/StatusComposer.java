@@ -1,45 +1,54 @@
 package io.ragsearch.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.operator.AggregatedOperatorException;
 import io.ragsearch.operator.budget.Mebibytes;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.model.EmbeddingStatus;
 import io.ragsearch.operator.model.RagSearchStatus;
 import io.ragsearch.operator.model.RerankStatus;
+import io.ragsearch.operator.model.ResizeStatus;
 import io.ragsearch.operator.naming.Labels;
 import io.ragsearch.operator.naming.ObjectNames;
 import io.ragsearch.operator.spec.CheckedSpec;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * Writes the status of a reconcile and an Event for each decision that changed since the last
- * one (the previous status is the memory, so a restarted operator does not repeat itself).
+ * Composes the status of a reconcile and an Event for each decision that changed since the last
+ * one (the previous status is the memory, so a restarted operator does not repeat itself). Pure:
+ * the events are returned as {@link Announcement}s, written when the reconcile acts.
  */
 final class StatusComposer {
-    private final EventRecorder events;
+    private static final KubernetesSerialization COPIES = new KubernetesSerialization();
 
-    StatusComposer(EventRecorder events) {
-        this.events = events;
+    /** A status and the events that tell what changed in it, in the order they are written. */
+    record Composed(RagSearchStatus status, List<Announcement> events) {
+    }
+
+    private StatusComposer() {
     }
 
     /** A spec the reconciler refuses: the old decision and everything running stay as they were. */
-    RagSearchStatus invalid(RagSearch resource, RagSearchStatus old, List<String> problems, Instant now) {
+    static Composed invalid(RagSearch resource, RagSearchStatus old, List<String> problems, Instant now) {
         RagSearchStatus next = copyOf(old);
         next.observedGeneration = resource.getMetadata().getGeneration();
         String message = String.join("; ", problems) + ". The running Deployment is left as it was.";
         Conditions conditions = new Conditions(old == null ? null : old.conditions, generation(resource), now);
         conditions.set(Conditions.INVALID_SPEC, true, "InvalidSpec", message);
+        // The reconcile went through (to its refusal): an earlier failure's condition is over.
+        conditions.remove(Conditions.RECONCILE_FAILED);
         next.conditions = conditions.list();
-        if (changed(old, Conditions.INVALID_SPEC, true, message)) {
-            events.warning(resource, "InvalidSpec", message);
-        }
-        return next;
+        List<Announcement> events = changed(old, Conditions.INVALID_SPEC, true, message)
+                ? List.of(Announcement.warning("InvalidSpec", message)) : List.of();
+        return new Composed(next, events);
     }
 
-    RagSearchStatus valid(RagSearch resource, RagSearchStatus old, CheckedSpec spec, RerankPlanner.Plan plan,
+    static Composed valid(RagSearch resource, RagSearchStatus old, CheckedSpec spec, RerankPlanner.Plan plan,
                           int readyReplicas, List<DatabaseReader.PodDatabase> databases,
                           List<EmbeddingReader.PodEmbedding> embedding, Instant now) {
         RagSearchStatus next = new RagSearchStatus();
@@ -57,13 +66,16 @@ final class StatusComposer {
         memory(conditions, spec, plan);
         clamped(conditions, spec, plan);
         database(conditions, spec, databases);
+        conditions.remove(Conditions.RECONCILE_FAILED);
         next.conditions = conditions.list();
-        announce(resource, old, next, spec, plan);
-        return next;
+        return new Composed(next, announce(old, next, spec, plan));
     }
 
-    /** The verification's state, its Verified condition (removed without spec.verification) and the events it decided. */
-    void verification(RagSearch resource, RagSearchStatus next, PromotionPlanner.Decision decision, Instant now) {
+    /**
+     * The verification's state and its Verified condition (removed without spec.verification), set on {@code next};
+     * returned, the events the decision made.
+     */
+    static List<Announcement> verification(RagSearch resource, RagSearchStatus next, PromotionPlanner.Decision decision, Instant now) {
         next.verification = decision.status();
         Conditions conditions = new Conditions(next.conditions, generation(resource), now);
         PromotionPlanner.Verdict verdict = decision.verdict();
@@ -73,13 +85,77 @@ final class StatusComposer {
             conditions.set(Conditions.VERIFIED, verdict.verified(), verdict.reason(), verdict.message());
         }
         next.conditions = conditions.list();
-        for (PromotionPlanner.Announcement a : decision.announcements()) {
-            if (a.warning()) {
-                events.warning(resource, a.reason(), a.message());
-            } else {
-                events.normal(resource, a.reason(), a.message());
+        return decision.announcements();
+    }
+
+    /**
+     * status.resize, set on {@code next}: the previous one while the template has the spec's limits, else the decision
+     * and how far the pods got ({@code progress}, null for a roll); returned, the events: a new decision, a refusal,
+     * the re-tune once every pod took it.
+     */
+    static List<Announcement> resize(RagSearchStatus next, ResizeStatus previous, ResizePlanner.Decision resize, CheckedSpec spec,
+                                     CheckedSpec rendered, InPlaceResize.Progress progress, Instant requestedAt) {
+        if (resize.mode() == ResizePlanner.Mode.UNCHANGED) {
+            next.resize = previous;
+            return List.of();
+        }
+        next.resize = InPlaceResize.status(previous, resize, spec, rendered, progress, requestedAt);
+        List<Announcement> said = new ArrayList<>();
+        boolean newDecision = previous == null || !Objects.equals(previous.reason, next.resize.reason)
+                || !InPlaceResize.sameTarget(previous, next.resize.memoryLimitBytes, next.resize.cpuLimitMillis);
+        if (newDecision) {
+            // A roll the cluster or the pods' use forced on the spec is a warning; the others are the rule at work.
+            boolean expected = resize.inPlace() || ResizePlanner.REASON_OTHER_CHANGES.equals(resize.reason())
+                    || ResizePlanner.REASON_ROLLOUT.equals(resize.reason());
+            said.add(new Announcement(!expected, resize.reason(), resize.message()));
+        }
+        if (progress != null && progress.refused() != null && (previous == null || previous.refused == null)) {
+            said.add(Announcement.warning(ResizePlanner.REASON_REFUSED, "the cluster refused an in-place resize (" + progress.refused()
+                    + "): the pods roll with the new limits"));
+        }
+        if (next.resize.retunedAt != null && (previous == null || !next.resize.retunedAt.equals(previous.retunedAt))) {
+            said.add(Announcement.normal("Retuned", "every pod runs at memory " + (spec.memoryBytes() >> 20)
+                    + " MiB with rerank concurrency " + next.resize.concurrency + ", " + next.resize.secondsToRetune
+                    + " s after the spec asked for it"));
+        }
+        return said;
+    }
+
+    /**
+     * The status after a reconcile failed with an exception nothing planned for (the API server refused a write, a
+     * dependent could not be applied): everything as the last reconcile left it, with {@code ReconcileFailed} saying
+     * what failed and whether it is retried. No event: a retried failure would repeat it at every attempt.
+     *
+     * @param lastAttempt JOSDK will not retry: the next change of the RagSearch or its pods reconciles it again
+     */
+    static RagSearchStatus failed(RagSearch resource, Exception e, boolean lastAttempt, Instant now) {
+        RagSearchStatus next = resource.getStatus() == null ? new RagSearchStatus() : COPIES.clone(resource.getStatus());
+        Conditions conditions = new Conditions(next.conditions, generation(resource), now);
+        conditions.set(Conditions.RECONCILE_FAILED, true, "UnexpectedError", "the reconcile failed: " + describe(e)
+                + (lastAttempt ? "; not retried again until the RagSearch or its pods change" : "; retried with back-off")
+                + ". The objects are as far as it got.");
+        next.conditions = conditions.list();
+        return next;
+    }
+
+    /** The exception and its causes, each once; a workflow's failure names each dependent that failed. */
+    static String describe(Throwable e) {
+        List<String> parts = new ArrayList<>();
+        for (Throwable t = e; t != null && parts.size() < 4; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof AggregatedOperatorException aggregated) {
+                aggregated.getAggregatedExceptions().forEach((dependent, failure) -> parts.add(dependent + ": " + text(failure)));
+                break;
+            }
+            String text = text(t);
+            if (parts.stream().noneMatch(p -> p.contains(text))) {
+                parts.add(text);
             }
         }
+        return String.join("; ", parts);
+    }
+
+    private static String text(Throwable t) {
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
     }
 
     private static void ready(Conditions c, CheckedSpec spec, int ready, String endpoint, EmbeddingStatus embedding) {
@@ -168,40 +244,41 @@ final class StatusComposer {
         return spec.request().force() && plan.safe() != null && spec.request().fixed() > plan.safe().safe();
     }
 
-    private void announce(RagSearch resource, RagSearchStatus old, RagSearchStatus next, CheckedSpec spec,
-                          RerankPlanner.Plan plan) {
+    private static List<Announcement> announce(RagSearchStatus old, RagSearchStatus next, CheckedSpec spec, RerankPlanner.Plan plan) {
+        List<Announcement> said = new ArrayList<>();
         RerankStatus before = old == null ? null : old.rerank;
         RerankStatus now = next.rerank;
         if (RerankStatus.BASIS_MEASURED.equals(now.basis) && (before == null
                 || !RerankStatus.BASIS_MEASURED.equals(before.basis) || !Objects.equals(before.measuredAt, now.measuredAt)
                 || !Objects.equals(before.calibrationKey, now.calibrationKey))) {
-            events.normal(resource, "Calibrated", message(next, Conditions.CALIBRATED));
+            said.add(Announcement.normal("Calibrated", message(next, Conditions.CALIBRATED)));
         }
         if (before == null || !Objects.equals(before.effective, now.effective)) {
             String why = now.safe == null ? "no measurement yet" : "safe " + now.safe + " from " + now.basis
                     + " (resident " + Mebibytes.text(now.residentBytes) + ", per run " + Mebibytes.text(now.perRunBytes) + ", limit "
                     + Mebibytes.text(now.memoryLimitBytes) + ", headroom " + now.headroomPercent + " %, by memory " + now.byMemory
                     + ", by CPU " + (now.byCpu == null ? "no limit" : now.byCpu) + ")";
-            events.normal(resource, "ConcurrencyChanged", "rerank concurrency "
+            said.add(Announcement.normal("ConcurrencyChanged", "rerank concurrency "
                     + (before == null || before.effective == null ? "set to " : before.effective + " → ") + now.effective
                     + " (requested " + now.requested + "; " + why + "); pods roll with RAGSEARCH_RERANK_CONCURRENCY="
-                    + now.effective);
+                    + now.effective));
         }
-        warnOnTransition(resource, old, next, Conditions.MEMORY_INSUFFICIENT, "MemoryInsufficient");
-        warnOnTransition(resource, old, next, Conditions.CONCURRENCY_CLAMPED, "ConcurrencyClamped");
+        warnOnTransition(said, old, next, Conditions.MEMORY_INSUFFICIENT, "MemoryInsufficient");
+        warnOnTransition(said, old, next, Conditions.CONCURRENCY_CLAMPED, "ConcurrencyClamped");
         if (forcedAboveSafe(spec, plan)
                 && (before == null || !Objects.equals(before.safe, now.safe) || !Objects.equals(before.effective, now.effective))) {
-            events.warning(resource, "ConcurrencyForced", message(next, Conditions.CONCURRENCY_CLAMPED));
+            said.add(Announcement.warning("ConcurrencyForced", message(next, Conditions.CONCURRENCY_CLAMPED)));
         }
         if (Conditions.isTrue(next.conditions, Conditions.READY) && !Conditions.isTrue(old == null ? null : old.conditions, Conditions.READY)) {
-            events.normal(resource, "Ready", message(next, Conditions.READY));
+            said.add(Announcement.normal("Ready", message(next, Conditions.READY)));
         }
+        return said;
     }
 
-    private void warnOnTransition(RagSearch resource, RagSearchStatus old, RagSearchStatus next, String type, String reason) {
+    private static void warnOnTransition(List<Announcement> said, RagSearchStatus old, RagSearchStatus next, String type, String reason) {
         String message = message(next, type);
         if (Conditions.isTrue(next.conditions, type) && changed(old, type, true, message)) {
-            events.warning(resource, reason, message);
+            said.add(Announcement.warning(reason, message));
         }
     }
 

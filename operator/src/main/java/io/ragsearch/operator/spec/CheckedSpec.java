@@ -9,9 +9,12 @@ import io.ragsearch.operator.model.RagSearchSpec;
  * groups the checks produce ({@link SpecCheck} assembles it). {@code reranker} is null without a
  * reranker, {@code verification} without spec.verification. The flat accessors below are what the
  * manifests and the planners read.
+ *
+ * @param calibrationKey what a measurement taken under this spec depends on ({@link CalibrationKey}): computed
+ *                       once, with the spec, and read from here by the pod labels and the rerank planner alike
  */
 public record CheckedSpec(RagSearch resource, Rollout rollout, Limits limits, RerankSettings rerank, Reranker reranker,
-                          Verification verification) {
+                          Verification verification, String calibrationKey) {
 
     /** How many pods, and how long one may take to start; {@code autoscale} null without spec.autoscaling. */
     public record Rollout(int replicas, int startupTimeoutSeconds, Autoscale autoscale) {
@@ -62,9 +65,10 @@ public record CheckedSpec(RagSearch resource, Rollout rollout, Limits limits, Re
         }
     }
 
-    /** The same spec under other limits (the ones a running pod template was made with). */
+    /** The same spec under other limits (the ones a running pod template was made with), with the key those limits give. */
     public CheckedSpec withLimits(Limits value) {
-        return new CheckedSpec(resource, rollout, value, rerank, reranker, verification);
+        return new CheckedSpec(resource, rollout, value, rerank, reranker, verification,
+                CalibrationKey.of(image(), value, rerank, reranker));
     }
 
     public RagSearchSpec spec() {

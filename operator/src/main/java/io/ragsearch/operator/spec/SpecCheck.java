@@ -77,8 +77,9 @@ public final class SpecCheck {
         if (!problems.isEmpty()) {
             return new Result(Optional.empty(), List.copyOf(problems));
         }
-        return new Result(Optional.of(new CheckedSpec(resource, rollout, limits, rerank, ModelCheck.reranker(reranker),
-                verification)), List.of());
+        CheckedSpec.Reranker checkedReranker = ModelCheck.reranker(reranker);
+        return new Result(Optional.of(new CheckedSpec(resource, rollout, limits, rerank, checkedReranker, verification,
+                CalibrationKey.of(spec.image, limits, rerank, checkedReranker))), List.of());
     }
 
     private static CheckedSpec.Verification verification(RagSearchSpec spec, List<String> problems) {

@@ -1,6 +1,5 @@
 package io.ragsearch.operator.fuzz;
 
-import io.ragsearch.operator.manifest.CalibrationKey;
 import io.ragsearch.operator.manifest.ManifestFactory;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.file.RagSearchFileException;
@@ -65,7 +64,7 @@ class RagSearchFileFuzzTest {
             return;
         }
         CheckedSpec spec = checked.spec().orElseThrow();
-        assertNotNull(ManifestFactory.build(spec, 1, CalibrationKey.of(spec)).all());
+        assertNotNull(ManifestFactory.build(spec, 1).all());
     }
 
     @Property

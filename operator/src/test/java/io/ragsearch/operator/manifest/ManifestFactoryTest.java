@@ -34,7 +34,7 @@ class ManifestFactoryTest {
         r.getSpec().models.reranker = new ModelSource();
         r.getSpec().models.reranker.url = "https://models.example/ce.zip";
         r.getSpec().models.reranker.sha256 = "a".repeat(64);
-        Manifests m = ManifestFactory.build(check(r), 2, "key");
+        Manifests m = ManifestFactory.build(check(r), 2);
         PodSpec pod = m.deployment().getSpec().getTemplate().getSpec();
 
         Container fetch = pod.getInitContainers().get(0);
@@ -54,7 +54,7 @@ class ManifestFactoryTest {
     @Test
     void theEmbeddingModelsMaxSeqLenReachesTheServerAndTheReranksStaysItsOwn() {
         RagSearch r = base();
-        ServerSettings plain = RenderedSettings.parse(ManifestFactory.build(check(r), 1, "key").configMap().getData().get("config.yaml"));
+        ServerSettings plain = RenderedSettings.parse(ManifestFactory.build(check(r), 1).configMap().getData().get("config.yaml"));
         assertEquals(null, plain.models() == null || plain.models().embedding() == null ? null : plain.models().embedding().maxSeqLen(),
                 "absent: the server's default for the model");
 
@@ -62,7 +62,7 @@ class ManifestFactoryTest {
         r.getSpec().models.embedding.builtin = "all-minilm-l6-v2";
         r.getSpec().models.embedding.maxSeqLen = 128;
         r.getSpec().models.reranker.maxSeqLen = 384;
-        Manifests m = ManifestFactory.build(check(r), 1, "key");
+        Manifests m = ManifestFactory.build(check(r), 1);
         ServerSettings config = RenderedSettings.parse(m.configMap().getData().get("config.yaml"));
         assertEquals(List.of(), SettingsRules.problems(config));
         assertEquals(128, config.models().embedding().maxSeqLen(), "was accepted by the CRD and dropped before");
@@ -77,7 +77,7 @@ class ManifestFactoryTest {
         r.getSpec().models.embedding.pvc = new PvcModel();
         r.getSpec().models.embedding.pvc.claimName = "models";
         r.getSpec().models.embedding.pvc.path = "minilm";
-        PodSpec pod = ManifestFactory.build(check(r), 1, "key").deployment().getSpec().getTemplate().getSpec();
+        PodSpec pod = ManifestFactory.build(check(r), 1).deployment().getSpec().getTemplate().getSpec();
 
         assertTrue(pod.getInitContainers().isEmpty());
         assertEquals("models", volume(pod, "model-embedding").getPersistentVolumeClaim().getClaimName());
@@ -89,7 +89,7 @@ class ManifestFactoryTest {
 
     @Test
     void passageVectorsAreKeptInTmpOrOnTheNamedClaim() {
-        PodSpec plain = ManifestFactory.build(check(base()), 1, "key").deployment().getSpec().getTemplate().getSpec();
+        PodSpec plain = ManifestFactory.build(check(base()), 1).deployment().getSpec().getTemplate().getSpec();
         assertEquals("/tmp/ragsearch-vectors", env(server(plain), "RAGSEARCH_VECTOR_CACHE").getValue(),
                 "inside the /tmp emptyDir: a restarted container reuses them");
         assertTrue(plain.getVolumes().stream().noneMatch(v -> v.getName().equals("vector-cache")));
@@ -98,7 +98,7 @@ class ManifestFactoryTest {
         r.getSpec().vectorCache = new PvcModel();
         r.getSpec().vectorCache.claimName = "search-vectors";
         r.getSpec().vectorCache.path = "team-a";
-        PodSpec pod = ManifestFactory.build(check(r), 1, "key").deployment().getSpec().getTemplate().getSpec();
+        PodSpec pod = ManifestFactory.build(check(r), 1).deployment().getSpec().getTemplate().getSpec();
         assertEquals("search-vectors", volume(pod, "vector-cache").getPersistentVolumeClaim().getClaimName());
         VolumeMount m = mount(server(pod), "vector-cache");
         assertEquals("/var/cache/ragsearch/vectors", m.getMountPath());
@@ -109,18 +109,18 @@ class ManifestFactoryTest {
 
     @Test
     void tracesLeaveThePodsOnlyWhereTheSpecSendsThem() {
-        Container plain = server(ManifestFactory.build(check(base()), 1, "key").deployment().getSpec().getTemplate().getSpec());
+        Container plain = server(ManifestFactory.build(check(base()), 1).deployment().getSpec().getTemplate().getSpec());
         assertTrue(plain.getEnv().stream().noneMatch(e -> e.getName().startsWith("OTEL_")), "no OTEL_* variable: the server exports nothing");
 
         RagSearch r = base();
         r.getSpec().telemetry = new io.ragsearch.operator.model.Telemetry();
         r.getSpec().telemetry.otlpEndpoint = "http://otel-collector.observability:4318";
-        Manifests m = ManifestFactory.build(check(r), 1, "key");
+        Manifests m = ManifestFactory.build(check(r), 1);
         Container c = server(m.deployment().getSpec().getTemplate().getSpec());
         assertEquals("http://otel-collector.observability:4318", env(c, "OTEL_EXPORTER_OTLP_ENDPOINT").getValue());
         assertEquals(r.getMetadata().getName(), env(c, "OTEL_SERVICE_NAME").getValue());
         assertEquals("k8s.namespace.name=" + r.getMetadata().getNamespace(), env(c, "OTEL_RESOURCE_ATTRIBUTES").getValue());
-        assertNotEquals(ManifestFactory.build(check(base()), 1, "key").configHash(), m.configHash(), "the pods roll to start tracing");
+        assertNotEquals(ManifestFactory.build(check(base()), 1).configHash(), m.configHash(), "the pods roll to start tracing");
     }
 
     @Test
@@ -132,7 +132,7 @@ class ManifestFactoryTest {
         r.getSpec().auth = new Auth();
         r.getSpec().auth.bearerTokenSecretRef = new SecretKeys();
         r.getSpec().auth.bearerTokenSecretRef.name = "mcp-token";
-        Container c = server(ManifestFactory.build(check(r), 1, "key").deployment().getSpec().getTemplate().getSpec());
+        Container c = server(ManifestFactory.build(check(r), 1).deployment().getSpec().getTemplate().getSpec());
         assertEquals("pg", env(c, "RAGSEARCH_DB_URL").getValueFrom().getSecretKeyRef().getName());
         assertEquals("password", env(c, "RAGSEARCH_DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey());
         assertEquals("token", env(c, "RAGSEARCH_AUTH_TOKEN").getValueFrom().getSecretKeyRef().getKey());
@@ -144,7 +144,7 @@ class ManifestFactoryTest {
     void jwtAuthIsRenderedWithTheKubernetesKeysProjected() {
         RagSearch r = base();
         r.getSpec().auth = SpecCheckTest.jwt();
-        Manifests m = ManifestFactory.build(check(r), 1, "key");
+        Manifests m = ManifestFactory.build(check(r), 1);
         ServerSettings config = RenderedSettings.parse(m.configMap().getData().get("config.yaml"));
         ServerSettings.Auth auth = config.auth();
         assertEquals("jwt", auth.mode());
@@ -164,20 +164,20 @@ class ManifestFactoryTest {
         assertTrue(server(pod).getEnv().stream().noneMatch(e -> e.getName().equals("RAGSEARCH_AUTH_TOKEN")));
 
         r.getSpec().auth.kubernetesKeys = null; // another OIDC issuer: nothing of the cluster's mounted
-        PodSpec plain = ManifestFactory.build(check(r), 1, "key").deployment().getSpec().getTemplate().getSpec();
+        PodSpec plain = ManifestFactory.build(check(r), 1).deployment().getSpec().getTemplate().getSpec();
         assertTrue(plain.getVolumes().stream().noneMatch(v -> v.getName().equals("kube-api-access")));
     }
 
     @Test
     void theConfigHashFollowsThePodSpecAndTheConfigAndNothingElse() {
-        String hash = ManifestFactory.build(check(base()), 1, "key").configHash();
-        assertEquals(hash, ManifestFactory.build(check(base()), 1, "key").configHash(), "stable");
-        assertNotEquals(hash, ManifestFactory.build(check(base()), 2, "key").configHash(), "concurrency is in the env");
+        String hash = ManifestFactory.build(check(base()), 1).configHash();
+        assertEquals(hash, ManifestFactory.build(check(base()), 1).configHash(), "stable");
+        assertNotEquals(hash, ManifestFactory.build(check(base()), 2).configHash(), "concurrency is in the env");
         RagSearch gate = base();
         gate.getSpec().gate = new io.ragsearch.operator.model.Gate();
         gate.getSpec().gate.threshold = 0.6;
-        assertNotEquals(hash, ManifestFactory.build(check(gate), 1, "key").configHash(), "the server config counts");
-        Manifests m = ManifestFactory.build(check(base()), 1, "key");
+        assertNotEquals(hash, ManifestFactory.build(check(gate), 1).configHash(), "the server config counts");
+        Manifests m = ManifestFactory.build(check(base()), 1);
         assertEquals(hash, m.deployment().getSpec().getTemplate().getMetadata().getAnnotations().get(Labels.CONFIG_HASH));
     }
 
@@ -211,7 +211,7 @@ class ManifestFactoryTest {
     void theAdminPortIsOpenOnlyToTheOperatorsNamespaceAndAnOptionalScraper() {
         RagSearch r = base();
         r.getSpec().networkPolicy = new io.ragsearch.operator.model.NetworkAccess();
-        var np = ManifestFactory.build(check(r), 1, "key", "", new AdminAccess("ragsearch-system", "monitoring",
+        var np = ManifestFactory.build(check(r), 1, "", new AdminAccess("ragsearch-system", "monitoring",
                 java.util.Map.of("app", "prometheus"))).networkPolicy();
         var admin = np.getSpec().getIngress().get(1);
         assertEquals(8081, admin.getPorts().get(0).getPort().getIntVal());
@@ -224,7 +224,7 @@ class ManifestFactoryTest {
 
         // Issue 21: the policy covers a verification's candidate pod too (its admin port takes the POST that sends
         // the bearer token out), and lets that candidate reach the serving pods' MCP port.
-        var manifests = ManifestFactory.build(check(r), 1, "key", "", new AdminAccess("ops", null, null));
+        var manifests = ManifestFactory.build(check(r), 1, "", new AdminAccess("ops", null, null));
         java.util.Map<String, String> selects = np.getSpec().getPodSelector().getMatchLabels();
         java.util.Map<String, String> serving = manifests.deployment().getSpec().getTemplate().getMetadata().getLabels();
         assertTrue(serving.entrySet().containsAll(selects.entrySet()), "selects the serving pods: " + selects);
@@ -237,7 +237,7 @@ class ManifestFactoryTest {
         assertTrue(mcp.getFrom().stream().anyMatch(p -> p.getNamespaceSelector() == null
                 && candidate.entrySet().containsAll(p.getPodSelector().getMatchLabels().entrySet())), "the candidate reaches MCP");
 
-        var unscraped = ManifestFactory.build(check(r), 1, "key", "", new AdminAccess("ops", null, null)).networkPolicy();
+        var unscraped = ManifestFactory.build(check(r), 1, "", new AdminAccess("ops", null, null)).networkPolicy();
         assertEquals(1, unscraped.getSpec().getIngress().get(1).getFrom().size(), "no scraper unless configured");
     }
 }

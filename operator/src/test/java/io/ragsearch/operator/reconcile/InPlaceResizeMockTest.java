@@ -88,4 +88,33 @@ class InPlaceResizeMockTest {
         assertEquals("1200Mi", rolled.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits().get("memory")
                 .toString());
     }
+
+    @Test
+    void aCpuOnlyEditIsResizedInPlaceToo() {
+        String ns = "inplace-cpu";
+        client.resource(MockCluster.ragSearch(client, ns, "rules", "2000Mi", "4")).create();
+        Deployment first = await().atMost(WAIT).until(() -> MockCluster.deployment(client, ns, "rules"), x -> x != null);
+        pods.measure("10.2.0.2", 400 * MIB, 300 * MIB, 2000 * MIB, "sha256:aaa");
+        MockCluster.readyPod(client, first, "rules-a", "10.2.0.2");
+        Deployment tuned = await().atMost(WAIT).until(() -> MockCluster.deployment(client, ns, "rules"),
+                x -> "4".equals(env(x, "RAGSEARCH_RERANK_CONCURRENCY")));
+        client.pods().inNamespace(ns).withName("rules-a").delete();
+        MockCluster.readyPod(client, tuned, "rules-b", "10.2.0.2");
+
+        // The operator writes the status meanwhile: an edit that meets its write (409) is made again.
+        await("the CPU edit accepted").atMost(WAIT).ignoreExceptionsInstanceOf(io.fabric8.kubernetes.client.KubernetesClientException.class)
+                .until(() -> client.resources(RagSearch.class).inNamespace(ns).withName("rules").edit(r -> {
+                    r.getSpec().resources.cpu = "2";
+                    return r;
+                }) != null);
+        RagSearch decided = await().atMost(WAIT).until(() -> MockCluster.get(client, ns, "rules"),
+                x -> x.getStatus().resize != null && Long.valueOf(2000).equals(x.getStatus().resize.cpuLimitMillis));
+        assertEquals("InPlace", decided.getStatus().resize.mode, events(client, ns, decided.getStatus().resize.reason).toString());
+        assertEquals(2000 * MIB, decided.getStatus().resize.memoryLimitBytes);
+        await().atMost(WAIT).until(() -> events(client, ns, ResizePlanner.REASON_IN_PLACE).stream()
+                .anyMatch(e -> e.getMessage().contains("cpu 4000m → memory 2000 MiB, cpu 2000m")));
+        Deployment kept = MockCluster.deployment(client, ns, "rules");
+        assertEquals(configHash(tuned), configHash(kept), "the template is not changed: no roll");
+        assertEquals("4", kept.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits().get("cpu").toString());
+    }
 }

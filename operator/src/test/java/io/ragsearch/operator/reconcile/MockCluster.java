@@ -80,6 +80,11 @@ public final class MockCluster {
                 .withNewMetadata().withName(name + "-docs").withNamespace(namespace).endMetadata()
                 .addToData("handbook.md", "# Handbook\n\n##### 제1조 (목적)\n이 규정은 휴가를 정한다.\n")
                 .build()).createOr(existing -> existing.update());
+        return ragSearch(namespace, name, memory, cpu);
+    }
+
+    /** The same RagSearch alone, for tests without a cluster (its ConfigMap is not made). */
+    static RagSearch ragSearch(String namespace, String name, String memory, String cpu) {
         RagSearch r = new RagSearch();
         r.getMetadata().setName(name);
         r.getMetadata().setNamespace(namespace);
@@ -118,15 +123,19 @@ public final class MockCluster {
     }
 
     private static Pod runningPod(KubernetesClient client, Deployment d, String podName, String ip, boolean ready) {
+        return client.pods().inNamespace(d.getMetadata().getNamespace()).resource(pod(d, podName, ip, ready)).create();
+    }
+
+    /** A running pod of the Deployment's current template as a kubelet reports it, not created anywhere. */
+    static Pod pod(Deployment d, String podName, String ip, boolean ready) {
         Map<String, String> labels = d.getSpec().getTemplate().getMetadata().getLabels();
-        Pod pod = new PodBuilder()
+        return new PodBuilder()
                 .withNewMetadata().withName(podName).withNamespace(d.getMetadata().getNamespace()).withLabels(labels).endMetadata()
                 .withSpec(d.getSpec().getTemplate().getSpec())
                 .withNewStatus().withPhase("Running").withPodIP(ip)
                 .addNewCondition().withType("Ready").withStatus(ready ? "True" : "False").endCondition()
                 .endStatus()
                 .build();
-        return client.pods().inNamespace(d.getMetadata().getNamespace()).resource(pod).create();
     }
 
     public static String env(Deployment d, String name) {

@@ -2,7 +2,6 @@ package io.ragsearch.operator.reconcile;
 
 import io.ragsearch.contract.verification.Verification;
 import io.ragsearch.operator.model.VerificationStatus;
-import io.ragsearch.operator.reconcile.PromotionPlanner.Announcement;
 import io.ragsearch.operator.reconcile.PromotionPlanner.CandidatePod;
 import io.ragsearch.operator.reconcile.PromotionPlanner.Decision;
 import io.ragsearch.operator.reconcile.PromotionPlanner.Inputs;

@@ -35,6 +35,62 @@ class ResizePlannerTest {
     }
 
     @Test
+    void aCpuOnlyChangeIsInPlaceAndEachPodIsPatchedAtOnceBothWays() {
+        ResizePlanner.Limits oneCore = new ResizePlanner.Limits(1500 * MIB, 1000L);
+        ResizePlanner.Decision down = ResizePlanner.decide(inputs(oneCore, L1500, true, V137, null));
+        assertEquals(ResizePlanner.Mode.IN_PLACE, down.mode());
+        assertTrue(down.message().contains("cpu 2000m → memory 1500 MiB, cpu 1000m"), down.message());
+        assertEquals(ResizePlanner.Mode.IN_PLACE, ResizePlanner.decide(inputs(L1500, oneCore, true, V137, null)).mode());
+        // A lower quota only slows the runs (no OOM kill to get ahead of): no announcement, patched at once.
+        assertEquals(ResizePlanner.Step.PATCH, ResizePlanner.podStep(L1500, oneCore, null, true));
+        assertEquals(ResizePlanner.Step.PATCH, ResizePlanner.podStep(oneCore, L1500, null, false));
+        assertEquals(ResizePlanner.Step.DONE, ResizePlanner.podStep(oneCore, oneCore, null, true));
+    }
+
+    @Test
+    void aPodCountsAsRetunedToANewCpuLimitOnlyOnceTheKubeletAndItsServerSayIt() {
+        ResizePlanner.Limits oneCore = new ResizePlanner.Limits(1500 * MIB, 1000L);
+        LiveRerank stillTwo = new LiveRerank(1500 * MIB, LiveRerank.SOURCE_START, 2, 0, true, 0, null, 2000L);
+        LiveRerank nowOne = new LiveRerank(1500 * MIB, LiveRerank.SOURCE_START, 1, 0, true, 1, "2026-12-06T12:00:03Z", 1000L);
+        assertTrue(!InPlaceResize.retunedToCpu(stillTwo, oneCore), "the memory limit is the same: the CPU says it has not re-tuned yet");
+        assertTrue(InPlaceResize.retunedToCpu(nowOne, oneCore));
+        assertTrue(InPlaceResize.retunedToCpu(new LiveRerank(1500 * MIB, LiveRerank.SOURCE_START, 2, 0, true, 0, null), oneCore),
+                "a server before live.cpuLimitMillis: its memory limit's word, as before");
+        assertTrue(!InPlaceResize.retunedToCpu(stillTwo, new ResizePlanner.Limits(1500 * MIB, null)), "a lifted limit: none in force yet");
+
+        io.fabric8.kubernetes.api.model.Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder().withNewStatus()
+                .addNewContainerStatus().withName(io.ragsearch.operator.naming.PodLayout.SERVER_CONTAINER).withNewResources()
+                .addToLimits("memory", new io.fabric8.kubernetes.api.model.Quantity("1500Mi"))
+                .addToLimits("cpu", new io.fabric8.kubernetes.api.model.Quantity("2")).endResources().endContainerStatus()
+                .endStatus().build();
+        assertTrue(InPlaceResize.applied(pod, L1500));
+        assertTrue(!InPlaceResize.applied(pod, oneCore), "the kubelet still reports cpu 2");
+        pod.getStatus().getContainerStatuses().get(0).getResources().getLimits().put("cpu", new io.fabric8.kubernetes.api.model.Quantity("1000m"));
+        assertTrue(InPlaceResize.applied(pod, oneCore));
+    }
+
+    @Test
+    void aCpuOnlyChangeIsANewTargetInTheStatus() {
+        var twoCores = InPlaceResize.statusOf(null, ResizePlanner.decide(inputs(L2000, L1500, true, V137, null)), 2000 * MIB, 2000L,
+                1500 * MIB, new InPlaceResize.Progress(2, 2, 3, java.time.Instant.parse("2026-12-06T12:00:02Z"), null, false),
+                java.time.Instant.parse("2026-12-06T12:00:00Z"));
+        assertEquals(2000L, twoCores.cpuLimitMillis);
+        ResizePlanner.Limits oneCore = new ResizePlanner.Limits(2000 * MIB, 1000L);
+        var pending = InPlaceResize.statusOf(twoCores, ResizePlanner.decide(inputs(oneCore, L1500, true, V137, null)), 2000 * MIB, 1000L,
+                1500 * MIB, new InPlaceResize.Progress(2, 0, null, null, null, true), java.time.Instant.parse("2026-12-06T12:01:00Z"));
+        assertEquals(1000L, pending.cpuLimitMillis);
+        assertEquals("2026-12-06T12:01:00Z", pending.requestedAt, "asked for anew: the memory is the same, the CPU is not");
+        assertEquals(null, pending.retunedAt);
+        assertTrue(InPlaceResize.sameTarget(pending, 2000 * MIB, 1000L));
+        assertTrue(!InPlaceResize.sameTarget(pending, 2000 * MIB, 2000L));
+        var done = InPlaceResize.statusOf(pending, ResizePlanner.decide(inputs(oneCore, L1500, true, V137, null)), 2000 * MIB, 1000L,
+                1500 * MIB, new InPlaceResize.Progress(2, 2, 1, java.time.Instant.parse("2026-12-06T12:01:02Z"), null, false),
+                java.time.Instant.parse("2026-12-06T12:01:05Z"));
+        assertEquals(2.0, done.secondsToRetune);
+        assertEquals(1, InPlaceResize.running(done, 3), "the pods run the bound of the lower CPU limit");
+    }
+
+    @Test
     void sameLimitsOrNoDeploymentDecideNothing() {
         assertEquals(ResizePlanner.Mode.UNCHANGED, ResizePlanner.decide(inputs(L1500, L1500, false, V137, null)).mode());
         assertEquals(ResizePlanner.Mode.UNCHANGED, ResizePlanner.decide(inputs(L1500, null, false, V130, null)).mode());

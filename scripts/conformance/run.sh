@@ -4,11 +4,11 @@
 # ports 8080/8081 on loopback). Needs the jar (mvn package/verify first). The suite needs
 # Node >= 22: both come from npm into a cache directory, pinned. Bounded in time throughout.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 SCENARIOS=(server-initialize ping tools-list dns-rebinding-protection)
 CONFORMANCE_VERSION=0.1.16
-# The newest suite, judged per revision against scripts/conformance-not-applicable.txt, and the
+# The newest suite, judged per revision against scripts/conformance/not-applicable.txt, and the
 # TypeScript SDK v2 client pinned to 2026-07-28 calling every tool.
 CONFORMANCE_V2_VERSION=0.2.0-alpha.12
 TS_CLIENT_VERSION=2.4.0
@@ -72,15 +72,15 @@ for revision in 2026-07-28 2025-11-25; do
   OUT="$LOG.v2-$revision"
   timeout 900 "$NODE" "$V2/node_modules/@modelcontextprotocol/conformance/dist/index.js" server --url "$URL" \
     --requirements "$revision" -o "$OUT" >"$OUT.log" 2>&1 || true # judged below, scenario by scenario
-  if ! python3 scripts/conformance-judge.py "$revision" "$OUT" scripts/conformance-not-applicable.txt >"$OUT.judged"; then
+  if ! python3 scripts/conformance/judge.py "$revision" "$OUT" scripts/conformance/not-applicable.txt >"$OUT.judged"; then
     echo "conformance: $CONFORMANCE_V2_VERSION at $revision FAILED" >&2
     cat "$OUT.judged" >&2
     failed=1
   fi
   tail -1 "$OUT.judged"
 done
-cp scripts/conformance-ts-client.mjs "$V2/" # an ES module resolves packages from its own directory
-if ! timeout 180 "$NODE" "$V2/conformance-ts-client.mjs" "$URL" >"$LOG.ts-client" 2>&1; then
+cp scripts/conformance/ts-client.mjs "$V2/" # an ES module resolves packages from its own directory
+if ! timeout 180 "$NODE" "$V2/ts-client.mjs" "$URL" >"$LOG.ts-client" 2>&1; then
   echo "conformance: TypeScript v2 client pinned to 2026-07-28 FAILED" >&2
   cat "$LOG.ts-client" >&2
   failed=1

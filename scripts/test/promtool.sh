@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs Prometheus's promtool with the given arguments (e.g. `promtool.sh check metrics < metrics.txt`).
+# Runs Prometheus's promtool with the given arguments (e.g. `scripts/test/promtool.sh check metrics < metrics.txt`).
 # Uses promtool from PATH when there is one; otherwise takes it out of Debian's prometheus
 # package (downloaded with apt, unpacked, not installed: no service, no dependencies) into a
 # cache directory, once.

@@ -5,7 +5,7 @@
 #   operator/target/image.tar        ragsearch/operator:<maven version>
 # that `podman load -i` / `docker load -i` take; push them with your registry's tooling.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 source=$(git remote get-url origin 2>/dev/null || echo unknown)
 models="${RAGSEARCH_BUILTIN_MODELS:-${XDG_CACHE_HOME:-$HOME/.cache}/ragsearch/models}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL for the tests: installs the Debian package when absent, creates a
 # cluster in a temporary directory owned by a non-root user, starts it on a free loopback port.
-# Sourced by scripts/test-all.sh; exports RAGSEARCH_TEST_DB_URL, RAGSEARCH_TEST_DB_USER,
+# Sourced by scripts/test/all.sh; exports RAGSEARCH_TEST_DB_URL, RAGSEARCH_TEST_DB_USER,
 # RAGSEARCH_TEST_PG_CTL, RAGSEARCH_TEST_PG_DATA (the outage tests stop and start it) and
 # registers a trap that stops it.
 
