@@ -135,13 +135,10 @@ class DocCommandsIT {
                     SERVER_TESTS + "store/DatabaseServingIT.java", "cli(\"query\", \"--db\""),
             coveredBy("podman load -i search-server/target/image\\.tar", SERVER_TESTS + "image/ServerImageIT.java", "\"load\""),
             coveredBy("java -jar operator-sim/target/ragsearch-operator-sim\\.jar -f examples/ragsearch\\.yaml --docs handbook-docs=examples/corpus/en",
-                    // The command line parsed as written (the default control plane, the example and its docs), then the
+                    // The command line parsed as written (the example and its docs), then the
                     // loop it starts, on the real plane; only the replicas are cut to one.
                     "operator-sim/src/test/java/io/ragsearch/operator/playground/PlaygroundRealPlaneIT.java",
                     "\"--docs\", \"handbook-docs=../examples/corpus/en\""),
-            coveredBy("java -jar operator-sim/target/ragsearch-operator-sim\\.jar -f examples/ragsearch\\.yaml --docs handbook-docs=examples/corpus/en --control-plane stand-in",
-                    // The loop on the stand-in with the example and its docs; the option's parsing is PlaygroundCommandTest's.
-                    "operator-sim/src/test/java/io/ragsearch/operator/playground/PlaygroundIT.java", "ControlPlaneKind.STAND_IN"),
             coveredBy("scripts/test/kube-e2e\\.sh", "operator-sim/src/test/java/io/ragsearch/operator/real/KubeE2eScriptIT.java", "scripts/test/kube-e2e.sh"),
             coveredBy("kubectl create configmap handbook-docs --from-file=examples/corpus/en/", "scripts/test/kube-e2e.sh",
                     "kubectl create configmap handbook-docs --from-file=examples/corpus/en/"),

@@ -30,25 +30,23 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The whole loop on one machine: an API server — a real control plane with our node agent as its
- * kubelet, or the embedded stand-in with the pod simulator ({@link ControlPlaneKind}) — and the
- * operator; the RagSearch file applied and re-applied on every save; the status printed as it
+ * The whole loop on one machine: a real control plane of its own with our node agent as its
+ * kubelet ({@link RealCluster}) and the operator; the RagSearch file applied and re-applied on every save; the status printed as it
  * changes. {@link #close()} stops everything it started.
  */
 public final class Playground implements AutoCloseable {
 
     /**
-     * What to run: the RagSearch file, the server jar, ConfigMaps to create from directories, on
-     * which control plane. {@code serverImage}: the server image archive pods run from where they
+     * What to run: the RagSearch file, the server jar, ConfigMaps to create from directories.
+     * {@code serverImage}: the server image archive pods run from where they
      * can (null: the plain jar).
      */
-    public record Options(Path file, Path serverJar, Path serverImage, Map<String, Path> docs, Path workDir, Duration refresh,
-                          ControlPlaneKind controlPlane) {
+    public record Options(Path file, Path serverJar, Path serverImage, Map<String, Path> docs, Path workDir, Duration refresh) {
     }
 
     private final Options options;
     private final PrintStream out;
-    private final PlaygroundCluster cluster;
+    private final RealCluster cluster;
     private final KubernetesClient client;
     private final OperatorRuntime operator;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -62,13 +60,13 @@ public final class Playground implements AutoCloseable {
     private volatile RagSearch applied;
 
     /**
-     * Brings up the API server (for {@link ControlPlaneKind#REAL}: the plane, built first if
-     * missing, which {@code out} is told about before) and prepares the operator; nothing is applied yet.
+     * Brings up the control plane (built first if missing, which {@code out} is told about before)
+     * and prepares the operator; nothing is applied yet.
      */
     public Playground(Options options, PrintStream out) throws IOException {
         this.options = options;
         this.out = out;
-        cluster = options.controlPlane() == ControlPlaneKind.REAL ? RealCluster.start(options, out) : StandInCluster.start(options);
+        cluster = RealCluster.start(options, out);
         client = cluster.client();
         operator = new OperatorRuntime(client, new HttpPodAdminClient(),
                 new RagSearchReconciler.Settings(Duration.ofSeconds(2), Duration.ofSeconds(60), PodLayout.ADMIN_PORT), Set.of(),
@@ -214,7 +212,7 @@ public final class Playground implements AutoCloseable {
         return "[" + LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "]";
     }
 
-    /** Stops the pods' processes, the operator and the API server (on a real plane: the operator, the node agent, the plane). */
+    /** Stops the operator, the node agent with the pods' processes, and the control plane. */
     @Override
     public void close() {
         ticker.shutdownNow();

@@ -1,7 +1,6 @@
 package io.ragsearch.operator.playground;
 
 import io.ragsearch.operator.file.RagSearchFileException;
-import io.ragsearch.operator.real.ControlPlaneUnavailable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,12 +13,12 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The whole loop locally: an API server (a real control plane with our node agent, or the embedded
- * stand-in with the pod simulator), the operator, the file applied on every save. The entry point
+ * The whole loop locally: a real control plane with our node agent as its kubelet, the operator,
+ * the file applied on every save. The entry point
  * of ragsearch-operator-sim.jar (a development tool, not in the operator's jar).
  */
 @Command(name = "ragsearch-playground", mixinStandardHelpOptions = true, versionProvider = io.ragsearch.operator.cli.OperatorVersion.class,
-        description = "Run a Kubernetes control plane (or an embedded stand-in), the operator and our node agent; "
+        description = "Run a Kubernetes control plane, the operator and our node agent; "
                 + "apply the file and re-apply it on save.")
 public final class PlaygroundCommand implements Runnable {
 
@@ -43,16 +42,6 @@ public final class PlaygroundCommand implements Runnable {
     @Option(names = "--work-dir", description = "Where pods' files and logs go (default: a new temporary directory)")
     Path workDir;
 
-    @Option(names = "--control-plane", paramLabel = "real|stand-in", defaultValue = "real", converter = KindConverter.class,
-            description = "real (default): etcd, kube-apiserver and kube-controller-manager built from Go modules "
-                    + "(the first build takes 6–26 minutes, once; cached after), our node agent as the kubelet, "
-                    + "the operator writing by server-side apply. stand-in: fabric8's mock API server in this JVM and "
-                    + "the pod simulator (nothing to build; no real controllers)")
-    ControlPlaneKind controlPlane;
-
-    /** Held so the level set on it is not lost to garbage collection. */
-    private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
-
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -72,7 +61,6 @@ public final class PlaygroundCommand implements Runnable {
         // The live view is the output: libraries' request logs would bury it (warnings still show).
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.log.io.ragsearch.operator.simulator", "info");
-        MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
         if (!Files.isRegularFile(file)) {
             throw new UsageProblem(file + ": no such file");
         }
@@ -107,9 +95,6 @@ public final class PlaygroundCommand implements Runnable {
             Thread.currentThread().interrupt();
         } catch (java.io.IOException e) {
             throw new IllegalStateException("playground: " + e.getMessage(), e);
-        } catch (ControlPlaneUnavailable e) {
-            // its message says what to do; the playground adds the way around it
-            throw new IllegalStateException(e.getMessage() + " (or run on the stand-in, which needs nothing built: --control-plane stand-in)", e);
         }
     }
 
@@ -123,20 +108,7 @@ public final class PlaygroundCommand implements Runnable {
 
     /** What the command line asks for, with pods' files under {@code work}. */
     Playground.Options options(Path work) {
-        return new Playground.Options(file, serverJar, Files.isRegularFile(image) ? image : null, docs, work, Duration.ofSeconds(1),
-                controlPlane);
-    }
-
-    /** Reads {@code --control-plane}; picocli reports a bad value with this message and exits 2. */
-    static final class KindConverter implements CommandLine.ITypeConverter<ControlPlaneKind> {
-        @Override
-        public ControlPlaneKind convert(String value) {
-            try {
-                return ControlPlaneKind.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
+        return new Playground.Options(file, serverJar, Files.isRegularFile(image) ? image : null, docs, work, Duration.ofSeconds(1));
     }
 
     /** Bad input from the person at the terminal (exit code 2). */

@@ -16,9 +16,10 @@ import java.util.stream.Stream;
  * A real control plane of the playground's own (etcd, kube-apiserver, kube-controller-manager,
  * built from Go modules when missing) with the RagSearch CRD applied, and our node agent as its
  * kubelet: the real Deployment and ReplicaSet controllers make the pods, the agent binds them to
- * its Node and runs them, the real garbage collector removes what a RagSearch owned.
+ * its Node and runs them, the real garbage collector removes what a RagSearch owned. The
+ * playground owns it: {@link #stop} ends everything it started.
  */
-final class RealCluster implements PlaygroundCluster {
+final class RealCluster {
     private static final int WIDTH = 96;
     private static final String INDENT = " ".repeat(14);
 
@@ -61,13 +62,12 @@ final class RealCluster implements PlaygroundCluster {
         }
     }
 
-    @Override
+    /** A client the playground and the operator share (admin: the playground creates namespaces and ConfigMaps). */
     public KubernetesClient client() {
         return client;
     }
 
     /** As on a cluster: the API server merges, tracks field ownership and removes what the operator stopped setting. */
-    @Override
     public OperatorRuntime.Apply apply() {
         return OperatorRuntime.Apply.SERVER_SIDE;
     }
@@ -77,7 +77,7 @@ final class RealCluster implements PlaygroundCluster {
         return gitVersion;
     }
 
-    @Override
+    /** The banner's lines on the API server, its controllers, the kubelet and the pods, in the banner's columns. */
     public String describe() {
         String controllerList = controllers.isEmpty() ? "(the controller manager's command line was not readable)"
                 : String.join(", ", controllers);
@@ -98,28 +98,27 @@ final class RealCluster implements PlaygroundCluster {
                 agent.memoryLimits(), agent.runtime(), plane.kubeconfigFile());
     }
 
-    @Override
+    /** The banner's logs line: where the pods' logs go (and the plane's). */
     public String logs() {
         return workDir.resolve("pods") + "; control plane " + plane.stateDirectory().resolve("logs") + " (removed at stop)";
     }
 
-    @Override
+    /** Starts the node agent, which runs the pods. */
     public void startPods() {
         agent.start();
     }
 
-    @Override
+    /** Pod processes still running. */
     public long runningProcesses() {
         return agent.runningProcesses();
     }
 
-    @Override
+    /** Every process this cluster started that still runs: the pods' and the control plane's. */
     public List<ProcessHandle> processes() {
         return Stream.concat(agent.processes().stream(), plane.processes().stream()).toList();
     }
 
     /** The operator first (nothing reacts to the pods going), then the pods with the agent, then the plane. */
-    @Override
     public String stop(OperatorRuntime operator) {
         operator.close();
         agent.close();

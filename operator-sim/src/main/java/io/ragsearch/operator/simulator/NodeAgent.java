@@ -36,10 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * has stopped, deletes the Pod with grace period 0 — what the API server waits for. Like a
  * kubelet it serves the resource metrics metrics-server scrapes ({@link KubeletEndpoint}: the
  * CPU time and memory working set of its pods' cgroups, {@link ResourceMetrics}) on HTTPS at the
- * port its Node's status names.
- *
- * <p>The same agent serves a real API server and fabric8's mock; on the mock, which has no
- * controllers, {@link PodSimulator} adds a stand-in for the Deployment controller.
+ * port its Node's status names. It serves a real API server: the controllers that make its pods
+ * are the control plane's.
  */
 public final class NodeAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);

@@ -21,8 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The playground's own mechanics (banner, apply, live view, re-apply on save, a broken save
- * changing nothing, clean stop) on the stand-in ({@code --control-plane stand-in}) with zero
- * replicas; the pods themselves are the end-to-end tests', and the real plane {@link PlaygroundRealPlaneIT}'s.
+ * changing nothing, clean stop) on its real control plane with zero replicas; the pods themselves
+ * are {@link PlaygroundRealPlaneIT}'s and the end-to-end tests'.
  */
 class PlaygroundIT {
 
@@ -34,21 +34,20 @@ class PlaygroundIT {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         Playground playground = new Playground(new Playground.Options(file, ServerJar.path(), null,
-                Map.of("handbook-docs", Path.of("../examples/corpus/en")), dir.resolve("work"), Duration.ofMillis(200),
-                ControlPlaneKind.STAND_IN), out);
+                Map.of("handbook-docs", Path.of("../examples/corpus/en")), dir.resolve("work"), Duration.ofMillis(200)), out);
         try {
             playground.start();
             String banner = text(bytes);
-            assertTrue(banner.contains("embedded stand-in"), banner);
+            assertTrue(banner.contains("API server  real: kube-apiserver"), banner);
             assertTrue(banner.contains("cost stand-in"), banner);
-            await().atMost(Duration.ofSeconds(30)).until(() -> text(bytes).contains("ScaledToZero"));
+            await().atMost(Duration.ofSeconds(90)).until(() -> text(bytes).contains("ScaledToZero"));
             String view = text(bytes);
             assertTrue(view.contains("ConfigMap default/handbook-docs created from"), view);
             assertTrue(view.contains("applied default/handbook (created)"), view);
             assertTrue(view.contains("InvalidSpec") && view.contains("rerank concurrency 1"), view);
 
             save(file, yaml.replace("headroomPercent: 10", "headroomPercent: 20"));
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
+            await().atMost(Duration.ofSeconds(90)).until(() -> {
                 RagSearch r = playground.current();
                 return r.getSpec().rerank.headroomPercent == 20 && r.getStatus() != null
                         && r.getStatus().observedGeneration.equals(r.getMetadata().getGeneration());
@@ -56,12 +55,12 @@ class PlaygroundIT {
             assertTrue(text(bytes).contains("applied default/handbook (updated)"));
 
             save(file, "apiVersion: ragsearch.io/v1alpha1\nkind: RagSearch\nspec: [half saved");
-            await().atMost(Duration.ofSeconds(30)).until(() -> text(bytes).contains("not applied:"));
+            await().atMost(Duration.ofSeconds(90)).until(() -> text(bytes).contains("not applied:"));
             assertEquals(20, playground.current().getSpec().rerank.headroomPercent, "a broken save changes nothing");
         } finally {
             playground.close();
         }
-        assertTrue(text(bytes).contains("stopped: 0 server process(es), the operator and the API server"), text(bytes));
+        assertTrue(text(bytes).contains("stopped: 0 server process(es), the operator, the node agent and the control plane"), text(bytes));
     }
 
     /** Writes and moves the modification time on, so a save within the same millisecond is still seen. */

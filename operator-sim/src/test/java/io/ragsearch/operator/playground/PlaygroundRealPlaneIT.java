@@ -48,11 +48,10 @@ class PlaygroundRealPlaneIT {
         Path file = dir.resolve("rags.yaml");
         // one replica; its PDB goes with the second (minAvailable 1 of 1 would block every drain: InvalidSpec)
         Files.writeString(file, example.replace("\n  replicas: 2\n", "\n  replicas: 1\n").replace(pdb, "\n"));
-        // the command line as a person writes it, without --control-plane: the real plane is the default
+        // the command line as a person writes it
         picocli.CommandLine cli = PlaygroundCommand.commandLine();
         cli.parseArgs("-f", file.toString(), "--docs", "handbook-docs=../examples/corpus/en", "--server-jar", ServerJar.path().toString());
         Playground.Options options = ((PlaygroundCommand) cli.getCommand()).options(dir.resolve("work"));
-        assertEquals(ControlPlaneKind.REAL, options.controlPlane());
 
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);

@@ -2,16 +2,13 @@ package io.ragsearch.operator.simulator;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.reconcile.Conditions;
-import io.ragsearch.operator.reconcile.OperatorRuntime;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +21,6 @@ import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
@@ -33,23 +29,18 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A database blink must not empty the Service: two simulated replicas serve a project from the
- * real test PostgreSQL, the database is stopped for 20 s while a client searches through the
- * ready pods, and every search is answered from the last good index; both pods stay endpoints,
- * and the RagSearch status shows the outage and its end.
+ * A database blink must not empty the Service: two replicas on the real control plane (our node
+ * agent running their server processes) serve a project from the real test PostgreSQL, the
+ * database is stopped for 20 s while a client searches through the ready pods, and every search is
+ * answered from the last good index; both pods stay endpoints, and the RagSearch status shows the
+ * outage and its end.
  */
-@EnableKubernetesMockClient(crud = true)
+@ExtendWith(RealClusterExtension.class)
 class DatabaseOutageEndToEndIT {
-    static final String NS = "outage";
     static final String NAME = "rules";
     static final String DATABASE = "ragsearch_outage";
     static final Duration OUTAGE = Duration.ofSeconds(20);
 
-    static KubernetesClient client;
-    static OperatorRuntime operator;
-    static MockLoop loop;
-    static PodSimulator simulator;
-    static SearchTraffic traffic;
     static String adminUrl;
     static String outageUrl;
 
@@ -65,19 +56,10 @@ class DatabaseOutageEndToEndIT {
         sql("DROP DATABASE IF EXISTS " + DATABASE);
         sql("CREATE DATABASE " + DATABASE);
         ingest();
-
-        // Settled reconciles every 3 s here (5 min by default), so the outage's start shows within the test.
-        loop = MockLoop.start(client, NS, NAME, Duration.ofSeconds(3));
-        simulator = loop.simulator;
-        operator = loop.operator;
-        traffic = loop.traffic;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (loop != null) {
-            loop.close();
-        }
         if (outageUrl != null) {
             pgCtl("start"); // in case an assertion left it stopped
             sql("DROP DATABASE IF EXISTS " + DATABASE);
@@ -85,14 +67,18 @@ class DatabaseOutageEndToEndIT {
     }
 
     @Test
-    void searchesAreAnsweredThroughADatabaseOutageAndTheStatusTellsIt() throws Exception {
-        client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("db").withNamespace(NS).endMetadata()
+    void searchesAreAnsweredThroughADatabaseOutageAndTheStatusTellsIt(TestCluster cluster) throws Exception {
+        String ns = cluster.namespace();
+        // Settled reconciles every 3 s here (5 min by default), so the outage's start shows within the test.
+        cluster.startOperator(Duration.ofSeconds(3));
+        SearchTraffic traffic = cluster.traffic(NAME);
+        cluster.admin().secrets().inNamespace(ns).resource(new SecretBuilder().withNewMetadata().withName("db").withNamespace(ns).endMetadata()
                 .withData(Map.of("url", b64(outageUrl), "user", b64(System.getenv("RAGSEARCH_TEST_DB_USER")), "password", b64("unused")))
                 .build()).create();
-        RagSearch r = RagSearchFile.parse("outage", """
+        cluster.create("""
                 apiVersion: ragsearch.io/v1alpha1
                 kind: RagSearch
-                metadata: {name: rules, namespace: outage}
+                metadata: {name: rules}
                 spec:
                   image: ragsearch/search-server:e2e
                   replicas: 2
@@ -104,9 +90,8 @@ class DatabaseOutageEndToEndIT {
                       source: {database: true}
                   startupTimeoutSeconds: 300
                 """);
-        client.resource(r).create();
-        await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(250)).until(() ->
-                ReadyEndpoints.of(client, NS, NAME).size() == 2 && condition(Conditions.DATABASE_REACHABLE).map(c -> c.getStatus().equals("True")).orElse(false));
+        await("2 ready endpoints and DatabaseReachable True").atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofMillis(250)).until(() ->
+                cluster.readyEndpoints(NAME).size() == 2 && condition(cluster, Conditions.DATABASE_REACHABLE).map(c -> c.getStatus().equals("True")).orElse(false));
 
         traffic.keepSearching("handbook", "how many days of annual leave");
         traffic.awaitServed(5);
@@ -115,8 +100,8 @@ class DatabaseOutageEndToEndIT {
         int fewestEndpoints = Integer.MAX_VALUE;
         double outageShownAfter = -1;
         while (System.nanoTime() - stoppedAt < OUTAGE.toNanos()) {
-            fewestEndpoints = Math.min(fewestEndpoints, ReadyEndpoints.of(client, NS, NAME).size());
-            if (outageShownAfter < 0 && condition(Conditions.DATABASE_REACHABLE).map(c -> c.getStatus().equals("False")).orElse(false)) {
+            fewestEndpoints = Math.min(fewestEndpoints, cluster.readyEndpoints(NAME).size());
+            if (outageShownAfter < 0 && condition(cluster, Conditions.DATABASE_REACHABLE).map(c -> c.getStatus().equals("False")).orElse(false)) {
                 outageShownAfter = (System.nanoTime() - stoppedAt) / 1e9;
             }
             Thread.sleep(200); // a sampling interval over the fixed outage, not a wait for something
@@ -124,8 +109,8 @@ class DatabaseOutageEndToEndIT {
         int servedDuringOutage = traffic.served.get();
         pgCtl("start");
         long startedAt = System.nanoTime();
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                .until(() -> condition(Conditions.DATABASE_REACHABLE).map(c -> c.getStatus().equals("True")).orElse(false));
+        await("DatabaseReachable True after the restart").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> condition(cluster, Conditions.DATABASE_REACHABLE).map(c -> c.getStatus().equals("True")).orElse(false));
         double endShownAfter = (System.nanoTime() - startedAt) / 1e9;
         traffic.awaitServed(5);
         traffic.stopSearching();
@@ -136,11 +121,11 @@ class DatabaseOutageEndToEndIT {
         assertEquals(0, traffic.failed.get(), "failed searches: " + traffic.failures);
         assertTrue(traffic.served.get() > 10, "searches served: " + traffic.served.get());
         assertEquals(2, fewestEndpoints, "both pods stay endpoints through the outage");
-        assertTrue(outageShownAfter >= 0, "the status never showed the outage: " + condition(Conditions.DATABASE_REACHABLE));
+        assertTrue(outageShownAfter >= 0, "the status never showed the outage: " + condition(cluster, Conditions.DATABASE_REACHABLE));
     }
 
-    private static Optional<Condition> condition(String type) {
-        RagSearch r = client.resources(RagSearch.class).inNamespace(NS).withName(NAME).get();
+    private static Optional<Condition> condition(TestCluster cluster, String type) {
+        RagSearch r = cluster.ragSearch(NAME);
         if (r == null || r.getStatus() == null || r.getStatus().conditions == null) {
             return Optional.empty();
         }
@@ -152,7 +137,7 @@ class DatabaseOutageEndToEndIT {
                 ServerJar.path().toString(), "ingest", "--db", outageUrl, "--user", System.getenv("RAGSEARCH_TEST_DB_USER"),
                 "--project", "handbook", "../examples/corpus/en").redirectErrorStream(true);
         pb.environment().put("RAGSEARCH_DB_PASSWORD", "unused");
-        // The simulated pods run the plain jar without the image's built-in models, so they embed queries with
+        // Our node runs the pods from the plain jar without the image's built-in models, so they embed queries with
         // MiniLM; the ingest must store MiniLM vectors too, not those of the multilingual model this machine has.
         pb.environment().remove("HOME");
         pb.environment().remove("XDG_CACHE_HOME");

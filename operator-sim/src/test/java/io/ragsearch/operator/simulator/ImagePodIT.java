@@ -2,14 +2,13 @@ package io.ragsearch.operator.simulator;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.reconcile.Conditions;
-import io.ragsearch.operator.reconcile.MockCluster;
+import io.ragsearch.operator.real.ControlPlane;
 import io.ragsearch.operator.reconcile.OperatorRuntime;
 import io.ragsearch.operator.reconcile.RagSearchReconciler;
 import org.junit.jupiter.api.AfterAll;
@@ -30,33 +29,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Pods from the server image's own file system: the operator's real Deployment (read-only root,
- * /tmp and config volumes, the sized heap) run by the simulator chrooted into the unpacked image
- * as the image's user, with the image's JRE — the same bytes a cluster would run. Needs the image
- * archive (mvn -Pimages builds it before these tests run).
+ * /tmp and config volumes, the sized heap), made into pods by the real control plane's
+ * controllers, run by our node agent chrooted into the unpacked image as the image's user, with
+ * the image's JRE — the same bytes a cluster would run. Needs the image archive (mvn -Pimages
+ * builds it before these tests run). Its node agent is its own (the image's), not
+ * {@link RealClusterExtension}'s plain-jar one.
  */
-@EnableKubernetesMockClient(crud = true)
 class ImagePodIT {
     /** Declared by operator-sim's pom (the search-server module's jib:buildTar output). */
     static final Path IMAGE = Path.of(System.getProperty("image.tar", "image.tar not declared"));
-    static final String NS = "image";
 
+    static ControlPlane plane;
     static KubernetesClient client;
-    static PodSimulator simulator;
+    static String ns;
+    static NodeAgent agent;
     static OperatorRuntime operator;
     static SearchTraffic traffic;
 
     @BeforeAll
     static void start() throws Exception {
         assertTrue(Files.isRegularFile(IMAGE), "the server image archive is built by mvn -Pimages: " + IMAGE);
-        MockCluster.quietMockServer();
-        MockCluster.installCrd(client);
-        simulator = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(),
-                Files.createTempDirectory("ragsearch-image-pods")).withServerImage(IMAGE));
-        simulator.start();
+        plane = ControlPlane.get();
+        client = plane.adminClient();
+        plane.applyRagSearchCrd(client);
+        ns = plane.namespace("image");
+        agent = new NodeAgent(client, NodeAgent.Settings.of(ServerJar.path(),
+                Files.createTempDirectory("ragsearch-image-pods")).withServerImage(IMAGE), NodeAgent.DEFAULT_NODE);
+        agent.start();
         operator = new OperatorRuntime(client, new HttpPodAdminClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of());
+                new RagSearchReconciler.Settings(Duration.ofSeconds(1), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of(ns),
+                null, OperatorRuntime.Apply.SERVER_SIDE);
         operator.start();
-        traffic = new SearchTraffic(client, NS, "handbook");
+        traffic = new SearchTraffic(client, ns, "handbook");
     }
 
     @AfterAll
@@ -67,17 +71,23 @@ class ImagePodIT {
         if (operator != null) {
             operator.close();
         }
-        if (simulator != null) {
-            simulator.close();
-            assertEquals(0, simulator.runningProcesses(), "every process stopped");
+        if (agent != null) {
+            client.namespaces().withName(ns).delete();
+            await("namespace " + ns + " deleted").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> client.namespaces().withName(ns).get() == null);
+            agent.close();
+            assertEquals(0, agent.runningProcesses(), "every process stopped");
+        }
+        if (client != null) {
+            client.close();
         }
     }
 
     @Test
     void anImageThatCannotBeUsedFallsBackToThePlainJarAndSaysWhy() throws Exception {
         Path missing = Files.createTempDirectory("no-image").resolve("image.tar");
-        try (PodSimulator fallback = new PodSimulator(client, NodeAgent.Settings.of(ServerJar.path(),
-                Files.createTempDirectory("ragsearch-fallback")).withServerImage(missing))) {
+        try (NodeAgent fallback = new NodeAgent(client, NodeAgent.Settings.of(ServerJar.path(),
+                Files.createTempDirectory("ragsearch-fallback")).withServerImage(missing), "fallback-node")) {
             assertFalse(fallback.runsImage());
             assertTrue(fallback.runtime().startsWith("plain jar "), fallback.runtime());
             assertTrue(fallback.runtime().contains("image archive not found: " + missing), fallback.runtime());
@@ -86,9 +96,9 @@ class ImagePodIT {
 
     @Test
     void aRagSearchServesFromPodsRunningTheImagesFileSystem() throws Exception {
-        assertTrue(simulator.runsImage(), simulator.runtime());
-        client.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-docs")
-                .withNamespace(NS).endMetadata().withData(Map.of("leave.md", """
+        assertTrue(agent.runsImage(), agent.runtime());
+        client.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-docs")
+                .withNamespace(ns).endMetadata().withData(Map.of("leave.md", """
                         # Leave policy
 
                         ## Article 1 (Annual leave)
@@ -100,7 +110,7 @@ class ImagePodIT {
         RagSearch r = RagSearchFile.parse("image", """
                 apiVersion: ragsearch.io/v1alpha1
                 kind: RagSearch
-                metadata: {name: handbook, namespace: image}
+                metadata: {name: handbook}
                 spec:
                   image: ragsearch/search-server:image-it
                   replicas: 1
@@ -112,9 +122,10 @@ class ImagePodIT {
                       source: {configMap: handbook-docs}
                   startupTimeoutSeconds: 300
                 """);
+        r.getMetadata().setNamespace(ns);
         client.resource(r).create();
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
-                .until(() -> client.resources(RagSearch.class).inNamespace(NS).withName("handbook").get(),
+        await("the RagSearch Ready").atMost(Duration.ofMinutes(6)).pollInterval(Duration.ofMillis(200))
+                .until(() -> client.resources(RagSearch.class).inNamespace(ns).withName("handbook").get(),
                         x -> x.getStatus() != null && Conditions.isTrue(x.getStatus().conditions, Conditions.READY));
 
         McpSchema.CallToolResult found = traffic.search("handbook-en", "how many days of paid annual leave");
@@ -122,7 +133,7 @@ class ImagePodIT {
         String text = ((McpSchema.TextContent) found.content().get(0)).text();
         assertTrue(text.contains("Article 1"), text);
 
-        List<ProcessHandle> processes = simulator.processes();
+        List<ProcessHandle> processes = agent.processes();
         assertEquals(1, processes.size(), "one pod, one server process");
         long pid = processes.get(0).pid();
         Path root = Path.of("/proc", Long.toString(pid), "root").toRealPath();

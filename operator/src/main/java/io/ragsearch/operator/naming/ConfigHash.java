@@ -7,7 +7,7 @@ import java.util.HexFormat;
 
 /**
  * The short digest the operator labels pods with (config hash, calibration key, secret digest,
- * volume-name suffixes); the pod simulator computes the same one to tell current pods from old.
+ * volume-name suffixes).
  */
 public final class ConfigHash {
     private ConfigHash() {

@@ -6,13 +6,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,86 +18,61 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The node agent's duties on plain Deployments: a failing liveness probe restarts, a memory limit
- * kills, and a pod runs the server from the agent's copy of the jar even where its own mounts
- * hide where that jar lies (here: the jar under /tmp, the pod's /tmp an emptyDir, as for a
- * checkout cloned under /tmp).
+ * The node agent's duties on plain Deployments, on the real control plane (its Deployment and
+ * ReplicaSet controllers make the pods): a failing liveness probe restarts, a memory limit kills,
+ * and a pod runs the server from the agent's copy of the jar even where its own mounts hide where
+ * that copy lies (here: under /tmp, the pod's /tmp an emptyDir, as for a checkout cloned under /tmp).
  */
-@EnableKubernetesMockClient(crud = true)
-class PodSimulatorIT {
-    static KubernetesClient client;
-    static PodSimulator simulator;
-    static java.nio.file.Path jarUnderTmp;
-
-    @BeforeAll
-    static void start() throws Exception {
-        java.nio.file.Path checkout = Files.createTempDirectory(java.nio.file.Path.of("/tmp"), "checkout-");
-        jarUnderTmp = Files.copy(ServerJar.path(), checkout.resolve("ragsearch-server.jar"));
-        simulator = new PodSimulator(client, NodeAgent.Settings.of(jarUnderTmp, Files.createTempDirectory("sim-test")));
-        simulator.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        simulator.close();
-        assertEquals(0, simulator.runningProcesses(), "every process stopped");
-        try {
-            Files.deleteIfExists(jarUnderTmp);
-            Files.deleteIfExists(jarUnderTmp.getParent());
-        } catch (java.io.IOException ignored) {
-            // left in /tmp
-        }
-    }
+@ExtendWith(RealClusterExtension.class)
+class NodeAgentPodsIT {
 
     @Test
-    void aPodWhoseTmpIsAnEmptyDirRunsTheServerThoughItsJarLiesUnderTmp() {
-        Deployment d = deployment("tmp", "sample", null, null, Map.of());
+    void aPodWhoseTmpIsAnEmptyDirRunsTheServerThoughItsJarLiesUnderTmp(TestCluster cluster) {
+        assertTrue(cluster.nodeWorkDir().startsWith("/tmp"), "the agent's copy of the jar lies under /tmp: " + cluster.nodeWorkDir());
+        Deployment d = deployment(cluster.namespace(), "sample", null, null, Map.of());
         var spec = d.getSpec().getTemplate().getSpec();
         spec.getContainers().get(0).setReadinessProbe(new io.fabric8.kubernetes.api.model.ProbeBuilder().withNewHttpGet()
                 .withPath("/readyz").withPort(new IntOrString("admin")).endHttpGet().withPeriodSeconds(1).build());
         spec.getContainers().get(0).setVolumeMounts(List.of(new io.fabric8.kubernetes.api.model.VolumeMountBuilder()
                 .withName("tmp").withMountPath("/tmp").build()));
         spec.setVolumes(List.of(new io.fabric8.kubernetes.api.model.VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build()));
-        client.apps().deployments().inNamespace("tmp").resource(d).create();
-        Pod pod = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> pod("tmp"),
-                p -> p != null && status(p) != null && (Boolean.TRUE.equals(status(p).getReady()) || status(p).getRestartCount() > 0));
+        cluster.admin().apps().deployments().inNamespace(cluster.namespace()).resource(d).create();
+        Pod pod = await("the pod ready or restarted").atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(200))
+                .until(() -> pod(cluster), p -> p != null && status(p) != null
+                        && (Boolean.TRUE.equals(status(p).getReady()) || status(p).getRestartCount() > 0));
         assertEquals(0, status(pod).getRestartCount(), "the server started (no \"Unable to access jarfile\"): " + status(pod));
         assertTrue(status(pod).getReady());
         assertEquals("Running", pod.getStatus().getPhase());
-        assertEquals(NodeAgent.DEFAULT_NODE, pod.getSpec().getNodeName());
+        assertEquals(RealClusterExtension.NODE, pod.getSpec().getNodeName());
         assertEquals(pod.getStatus().getPodIP(), pod.getStatus().getPodIPs().get(0).getIp());
-        client.apps().deployments().inNamespace("tmp").withName("sample").delete();
-        await().atMost(Duration.ofSeconds(60)).until(() -> pod("tmp") == null);
     }
 
     @Test
-    void aFailingLivenessProbeRestartsTheContainerAndSaysWhy() {
-        client.apps().deployments().inNamespace("live").resource(deployment("live", "sample", null, "/no-such-path", Map.of())).create();
-        Pod pod = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> pod("live"),
+    void aFailingLivenessProbeRestartsTheContainerAndSaysWhy(TestCluster cluster) {
+        cluster.admin().apps().deployments().inNamespace(cluster.namespace())
+                .resource(deployment(cluster.namespace(), "sample", null, "/no-such-path", Map.of())).create();
+        Pod pod = await("a restart").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> pod(cluster),
                 p -> p != null && status(p) != null && status(p).getRestartCount() >= 1);
         ContainerStatus cs = status(pod);
         assertTrue(cs.getLastState().getTerminated().getMessage().contains("liveness probe failed 2 times (/no-such-path)"),
                 cs.getLastState().getTerminated().getMessage());
         assertTrue(pod.getStatus().getPodIP().startsWith("127.0."), pod.getStatus().getPodIP());
-        client.apps().deployments().inNamespace("live").withName("sample").delete();
-        await().atMost(Duration.ofSeconds(60)).until(() -> pod("live") == null);
     }
 
     @Test
-    void aProcessAboveItsMemoryLimitIsReportedOomKilled() {
+    void aProcessAboveItsMemoryLimitIsReportedOomKilled(TestCluster cluster) {
         // The heap may grow past the limit, so the kernel, not the JVM, stops it.
-        client.apps().deployments().inNamespace("oom").resource(deployment("oom", "sample", "150Mi", null,
+        cluster.admin().apps().deployments().inNamespace(cluster.namespace()).resource(deployment(cluster.namespace(), "sample", "150Mi", null,
                 Map.of("JAVA_TOOL_OPTIONS", "-Xmx1g"))).create();
-        if (!simulator.memoryLimitsEnforced()) {
-            assertTrue(simulator.memoryLimits().startsWith("NOT enforced: "), simulator.memoryLimits());
+        if (!cluster.agent().memoryLimitsEnforced()) {
+            assertTrue(cluster.agent().memoryLimits().startsWith("NOT enforced: "), cluster.agent().memoryLimits());
             return;
         }
-        Pod pod = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> pod("oom"),
-                p -> p != null && status(p) != null && status(p).getLastState() != null && status(p).getLastState().getTerminated() != null);
+        Pod pod = await("the container's last state terminated").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                .until(() -> pod(cluster), p -> p != null && status(p) != null && status(p).getLastState() != null
+                        && status(p).getLastState().getTerminated() != null);
         assertEquals("OOMKilled", status(pod).getLastState().getTerminated().getReason());
         assertEquals(137, status(pod).getLastState().getTerminated().getExitCode());
-        client.apps().deployments().inNamespace("oom").withName("sample").delete();
-        await().atMost(Duration.ofSeconds(60)).until(() -> pod("oom") == null);
     }
 
     /** The server on its packaged sample corpus (no config), with the given memory limit and liveness path. */
@@ -128,8 +99,8 @@ class PodSimulatorIT {
                 .endTemplate().endSpec().build();
     }
 
-    static Pod pod(String ns) {
-        List<Pod> pods = client.pods().inNamespace(ns).list().getItems();
+    static Pod pod(TestCluster cluster) {
+        List<Pod> pods = cluster.admin().pods().inNamespace(cluster.namespace()).list().getItems();
         return pods.isEmpty() ? null : pods.get(0);
     }
 

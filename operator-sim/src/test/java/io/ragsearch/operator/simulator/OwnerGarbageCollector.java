@@ -15,7 +15,8 @@ import java.util.List;
  * What Kubernetes' garbage collector does for the kinds the operator creates, for an API server
  * without one (fabric8's mock): an object whose owner reference names an owner that no longer
  * exists (by uid) is deleted. The operator relies on owner references for deletion (no
- * finalizer), so tests and the playground need this to see a deleted RagSearch's children go.
+ * finalizer), so the fast reconciler tests on the mock need this to see a deleted RagSearch's
+ * children go (on the real control plane its own garbage collector does it).
  */
 public final class OwnerGarbageCollector {
 
