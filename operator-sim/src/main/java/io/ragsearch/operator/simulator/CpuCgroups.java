@@ -90,20 +90,7 @@ public final class CpuCgroups {
 
     public void close() {
         if (base != null) {
-            try (var children = Files.list(base)) {
-                children.filter(Files::isDirectory).forEach(CpuCgroups::deleteQuietly);
-            } catch (IOException ignored) {
-                // the session's cgroup is removed with the session anyway
-            }
-            deleteQuietly(base);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try {
-            Files.deleteIfExists(dir);
-        } catch (IOException ignored) {
-            // still has a process (being killed): the kernel refuses; the agent's close() tries again
+            CgroupDirs.remove(base);
         }
     }
 
@@ -119,7 +106,7 @@ public final class CpuCgroups {
         }
 
         public void delete() {
-            deleteQuietly(dir);
+            CgroupDirs.deleteQuietly(dir);
         }
     }
 }

@@ -57,7 +57,7 @@ public final class MemoryCgroups {
                 java.util.regex.Matcher m = java.util.regex.Pattern.compile("ragsearch-(?:node|sim)-(\\d+)(?:-\\d+)?")
                         .matcher(dir.getFileName().toString());
                 if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty()) {
-                    new MemoryCgroups(dir, null).close();
+                    CgroupDirs.remove(dir);
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -92,22 +92,7 @@ public final class MemoryCgroups {
 
     public void close() {
         if (base != null) {
-            try (var children = Files.list(base)) {
-                for (Path child : children.filter(Files::isDirectory).toList()) {
-                    deleteQuietly(child);
-                }
-            } catch (IOException ignored) {
-                // the session's cgroup is removed with the session anyway
-            }
-            deleteQuietly(base);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try {
-            Files.deleteIfExists(dir);
-        } catch (IOException ignored) {
-            // still has a process (being killed): the kernel refuses; nothing else to do
+            CgroupDirs.remove(base);
         }
     }
 
@@ -145,7 +130,7 @@ public final class MemoryCgroups {
         }
 
         public void delete() {
-            deleteQuietly(dir);
+            CgroupDirs.deleteQuietly(dir);
         }
     }
 }
