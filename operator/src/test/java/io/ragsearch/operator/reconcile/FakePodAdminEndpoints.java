@@ -5,8 +5,8 @@ import io.ragsearch.contract.calibration.Calibration;
 import io.ragsearch.contract.calibration.CalibrationJson;
 import io.ragsearch.contract.verification.Verification;
 import io.ragsearch.contract.verification.VerificationJson;
-import io.ragsearch.operator.podadmin.PodAdminClient;
 import io.ragsearch.operator.podadmin.HttpPodAdminClient;
+import io.ragsearch.operator.podadmin.PodAdminClient;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * server per fake pod IP, answering what the test sets (503 until then). The operator reads them
  * through the real {@link HttpPodAdminClient}; only the address is redirected.
  */
-final class FakePodAdminEndpoints implements PodAdminClient, AutoCloseable {
+public final class FakePodAdminEndpoints implements PodAdminClient, AutoCloseable {
 
     private final Map<String, HttpServer> servers = new ConcurrentHashMap<>();
     private final Map<String, String> bodies = new ConcurrentHashMap<>();

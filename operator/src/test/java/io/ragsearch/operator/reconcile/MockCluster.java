@@ -50,11 +50,11 @@ public final class MockCluster {
         return operator;
     }
 
-    static Deployment deployment(KubernetesClient client, String ns, String name) {
+    public static Deployment deployment(KubernetesClient client, String ns, String name) {
         return client.apps().deployments().inNamespace(ns).withName(name).get();
     }
 
-    static RagSearch get(KubernetesClient client, String ns, String name) {
+    public static RagSearch get(KubernetesClient client, String ns, String name) {
         return client.resources(RagSearch.class).inNamespace(ns).withName(name).get();
     }
 
@@ -75,7 +75,7 @@ public final class MockCluster {
     }
 
     /** A RagSearch with the stand-in reranker and one ConfigMap project (the ConfigMap is created too). */
-    static RagSearch ragSearch(KubernetesClient client, String namespace, String name, String memory, String cpu) {
+    public static RagSearch ragSearch(KubernetesClient client, String namespace, String name, String memory, String cpu) {
         client.configMaps().inNamespace(namespace).resource(new ConfigMapBuilder()
                 .withNewMetadata().withName(name + "-docs").withNamespace(namespace).endMetadata()
                 .addToData("handbook.md", "# Handbook\n\n##### 제1조 (목적)\n이 규정은 휴가를 정한다.\n")
@@ -84,7 +84,7 @@ public final class MockCluster {
     }
 
     /** The same RagSearch alone, for tests without a cluster (its ConfigMap is not made). */
-    static RagSearch ragSearch(String namespace, String name, String memory, String cpu) {
+    public static RagSearch ragSearch(String namespace, String name, String memory, String cpu) {
         RagSearch r = new RagSearch();
         r.getMetadata().setName(name);
         r.getMetadata().setNamespace(namespace);

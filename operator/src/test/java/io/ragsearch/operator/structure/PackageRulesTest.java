@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The operator's package rules (docs/packages.md), checked over its compiled classes: each
  * package imports only the packages listed for it — which also means no cycles — and nothing of
- * the server but the contract, nothing of the simulator, the playground, the control-plane harness
- * or the mock API server.
+ * the server but the contract, nothing of operator-sim ({@code io.ragsearch.sim}: the node agent,
+ * the control-plane harness, the playground) and nothing of the mock API server.
  */
 class PackageRulesTest {
     private static final String ROOT = "io/ragsearch/operator/";
@@ -64,7 +64,6 @@ class PackageRulesTest {
         List<String> forbidden = new ArrayList<>();
         forEachClass((name, refs) -> refs.stream()
                 .filter(r -> (r.startsWith("io/ragsearch/") && !r.startsWith(ROOT) && !r.startsWith("io/ragsearch/contract/"))
-                        || r.startsWith(ROOT + "simulator/") || r.startsWith(ROOT + "playground/") || r.startsWith(ROOT + "real/")
                         || r.startsWith("io/fabric8/kubernetes/client/server/mock/") || r.startsWith("io/fabric8/mockwebserver/"))
                 .forEach(r -> forbidden.add(name + " -> " + r)));
         assertEquals(List.of(), forbidden);

@@ -27,9 +27,7 @@ class ProductionJarIT {
             List<String> classes = file.stream().map(ZipEntry::getName).filter(n -> n.endsWith(".class")).toList();
             assertTrue(classes.contains("io/ragsearch/operator/cli/OperatorCli.class"), "the operator itself is inside");
             assertTrue(classes.contains("io/ragsearch/contract/budget/RerankBudget.class"), "and the contract");
-            List<String> unwanted = classes.stream().filter(n -> n.startsWith("io/ragsearch/operator/simulator/")
-                    || n.startsWith("io/ragsearch/operator/playground/") || n.startsWith("io/ragsearch/operator/real/")
-                    || n.startsWith("io/fabric8/kubernetes/client/server/mock/") || n.startsWith("io/fabric8/mockwebserver/")
+            List<String> unwanted = classes.stream().filter(n -> n.startsWith("io/fabric8/kubernetes/client/server/mock/") || n.startsWith("io/fabric8/mockwebserver/")
                     || (n.startsWith("io/ragsearch/") && !n.startsWith("io/ragsearch/operator/") && !n.startsWith("io/ragsearch/contract/")))
                     .toList();
             assertEquals(List.of(), unwanted);

@@ -1,0 +1,108 @@
+package io.ragsearch.contract;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Which packages of one tree the compiled classes of that tree refer to, read from their constant
+ * pools ({@link ClassConstants}). The package-rule tests of the contract, the bench and
+ * operator-sim check their tables against it; a class directly under the root belongs to the
+ * package "" (the root itself).
+ *
+ * @param root  the tree, in internal form with a trailing slash ({@code io/ragsearch/sim/})
+ * @param uses  per package of the tree, the other packages of the tree its classes name
+ * @param names per package of the tree, every class name (internal form) its classes name
+ */
+public record PackageGraph(String root, Map<String, Set<String>> uses, Map<String, Set<String>> names) {
+    private static final Pattern TYPE = Pattern.compile("L?([a-zA-Z_$][\\w$]*(?:/[\\w$]+)+)");
+
+    // A descriptor names a class as Lpkg/Name; a class entry as pkg/Name: the optional L covers both.
+
+    /** Reads every class file under {@code classes/root}; fails when there is none (nothing compiled). */
+    public static PackageGraph read(Path classes, String root) {
+        Path dir = classes.resolve(root);
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalStateException("no compiled classes under " + dir);
+        }
+        Map<String, Set<String>> uses = new TreeMap<>();
+        Map<String, Set<String>> names = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+                String pkg = topPackage(root, classes.relativize(f).toString().replace('\\', '/'));
+                Set<String> used = uses.computeIfAbsent(pkg, p -> new TreeSet<>());
+                Set<String> named = names.computeIfAbsent(pkg, p -> new TreeSet<>());
+                for (String text : ClassConstants.utf8Entries(Files.readAllBytes(f))) {
+                    Matcher m = TYPE.matcher(text);
+                    while (m.find()) {
+                        String name = m.group(1);
+                        named.add(name);
+                        if (name.startsWith(root)) {
+                            String other = topPackage(root, name);
+                            if (!other.equals(pkg)) {
+                                used.add(other);
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new PackageGraph(root, uses, names);
+    }
+
+    /** Each use a table does not allow, as "from -> to"; a package without a row is one entry too. */
+    public List<String> notAllowedBy(Map<String, Set<String>> allowed) {
+        List<String> broken = new ArrayList<>();
+        uses.forEach((from, to) -> {
+            Set<String> mayUse = allowed.get(from);
+            if (mayUse == null) {
+                broken.add("package '" + from + "' has no rule");
+            } else {
+                to.stream().filter(p -> !mayUse.contains(p)).forEach(p -> broken.add(from + " -> " + p));
+            }
+        });
+        return broken;
+    }
+
+    /** Every class name the package's classes refer to that the predicate rejects, as "from -> name". */
+    public List<String> namesRejected(String pkg, Predicate<String> allowed) {
+        return names.getOrDefault(pkg, Set.of()).stream().filter(allowed.negate()).map(n -> pkg + " -> " + n).toList();
+    }
+
+    /** A package that reaches itself through the uses, if any. */
+    public java.util.Optional<String> cycle() {
+        for (String start : uses.keySet()) {
+            Set<String> seen = new TreeSet<>();
+            List<String> todo = new ArrayList<>(uses.get(start));
+            while (!todo.isEmpty()) {
+                String p = todo.remove(todo.size() - 1);
+                if (p.equals(start)) {
+                    return java.util.Optional.of(start);
+                }
+                if (seen.add(p)) {
+                    todo.addAll(uses.getOrDefault(p, Set.of()));
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static String topPackage(String root, String internalName) {
+        String rest = internalName.substring(root.length());
+        int slash = rest.indexOf('/');
+        return slash < 0 ? "" : rest.substring(0, slash);
+    }
+}

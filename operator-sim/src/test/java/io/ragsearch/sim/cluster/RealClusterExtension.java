@@ -1,0 +1,121 @@
+package io.ragsearch.sim.cluster;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.ragsearch.sim.node.NodeAgent;
+import io.ragsearch.sim.node.NodeRegistration;
+import io.ragsearch.sim.plane.ControlPlane;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+
+/**
+ * The process-level tests' cluster, told once: {@code @ExtendWith(RealClusterExtension.class)} and a
+ * {@link TestCluster} parameter give each test the JVM's shared control plane (the RagSearch CRD
+ * applied), an admin client, a namespace of its own that is deleted after it (and waited on until
+ * it is gone, so nothing of one test reaches the next), our node agent running the pods, and the
+ * operator when the test starts it. No state passes from one test to another: each sets up what
+ * it needs.
+ *
+ * <p>The node agent lives as long as the test class, not the JVM: the other real-plane classes
+ * still start agents of their own, and two agents at once would both bind the unplaced pods. Its
+ * node has a name of its own, so it never runs a pod another class's agent left bound to its node.
+ */
+public final class RealClusterExtension implements BeforeAllCallback, AfterEachCallback, ParameterResolver {
+    /** Our node for these tests (the other classes' agents register {@link NodeAgent#DEFAULT_NODE}). */
+    public static final String NODE = "ragsearch-test-node";
+    private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(RealClusterExtension.class);
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        node(context);
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == TestCluster.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        return context.getStore(STORE).getOrComputeIfAbsent(context.getUniqueId(), k -> {
+            Node node = node(context);
+            String hint = context.getTestMethod().map(java.lang.reflect.Method::getName).orElse("test");
+            return new TestCluster(node.plane, node.admin, node.agent, node.workDir, node.plane.namespace(shortHint(hint)));
+        }, TestCluster.class);
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        TestCluster cluster = context.getStore(STORE).remove(context.getUniqueId(), TestCluster.class);
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** A test method's name, cut so the namespace's name (with its counter) stays within 63 characters. */
+    public static String shortHint(String method) {
+        return method.length() <= 40 ? method : method.substring(0, 40);
+    }
+
+    /** The class's plane, client and node agent, made on first use and closed after the class. */
+    private static Node node(ExtensionContext context) {
+        ExtensionContext classContext = context.getTestClass().isPresent() && context.getTestMethod().isPresent()
+                ? context.getParent().orElse(context) : context;
+        return classContext.getStore(STORE).getOrComputeIfAbsent(Node.class, k -> Node.start(), Node.class);
+    }
+
+    /** What the tests of one class share. */
+    public static final class Node implements ExtensionContext.Store.CloseableResource {
+        final ControlPlane plane;
+        final KubernetesClient admin;
+        final NodeAgent agent;
+        final java.nio.file.Path workDir;
+
+        private Node(ControlPlane plane, KubernetesClient admin, NodeAgent agent, java.nio.file.Path workDir) {
+            this.plane = plane;
+            this.admin = admin;
+            this.agent = agent;
+            this.workDir = workDir;
+        }
+
+        static Node start() {
+            ControlPlane plane = ControlPlane.get();
+            KubernetesClient admin = plane.adminClient();
+            try {
+                plane.applyRagSearchCrd(admin);
+                // under /tmp: the pods' jar lies where their own /tmp emptyDir hides it (NodeAgentPodsIT)
+                java.nio.file.Path workDir = Files.createTempDirectory(java.nio.file.Path.of("/tmp"), "ragsearch-test-node");
+                NodeAgent agent = new NodeAgent(admin, NodeAgent.Settings.of(ServerJar.path(), workDir), NODE);
+                agent.start();
+                return new Node(plane, admin, agent, workDir);
+            } catch (IOException e) {
+                admin.close();
+                throw new UncheckedIOException(e);
+            } catch (RuntimeException | Error e) {
+                admin.close();
+                throw e;
+            }
+        }
+
+        /**
+         * Stops the agent and removes its Node and the Node's Lease: no node that nothing serves is
+         * left for the later classes (metrics-server would try to scrape it, for one).
+         */
+        @Override
+        public void close() {
+            try {
+                agent.close();
+                admin.leases().inNamespace(NodeRegistration.LEASE_NAMESPACE).withName(NODE).delete();
+                admin.nodes().withName(NODE).delete();
+            } finally {
+                admin.close();
+            }
+        }
+    }
+}
