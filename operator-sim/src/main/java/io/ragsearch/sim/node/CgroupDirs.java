@@ -4,10 +4,22 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Removing the agent's cgroup directories, the same for the memory and the cpu controller. */
+/** Making and removing the agent's cgroup directories, the same for the memory and the cpu controller. */
 final class CgroupDirs {
 
     private CgroupDirs() {
+    }
+
+    /**
+     * A pod's cgroup under {@code base}, made anew: a restarted container's counters start at zero
+     * (the directory of its previous run holds no process by now, so rmdir takes it).
+     */
+    static Path fresh(Path base, String pod) throws IOException {
+        Path dir = base.resolve(pod);
+        if (Files.isDirectory(dir)) {
+            Files.delete(dir);
+        }
+        return Files.createDirectories(dir);
     }
 
     /** The agent's cgroup and every pod's below it (a cgroup directory is removed with rmdir, empty of processes). */

@@ -74,11 +74,7 @@ public final class CpuCgroups {
 
     /** A cgroup at {@code millis} (null: no limit, only the place a resize can give one) for one pod's container. */
     public Limited create(String pod, Long millis) throws IOException {
-        Path dir = base.resolve(pod);
-        if (Files.isDirectory(dir)) {
-            Files.delete(dir);
-        }
-        Files.createDirectories(dir);
+        Path dir = CgroupDirs.fresh(base, pod);
         writeQuota(dir, millis);
         return new Limited(dir);
     }

@@ -81,11 +81,7 @@ public final class MemoryCgroups {
 
     /** A cgroup limited to {@code bytes} for one pod's container (made anew, so counters start at zero). */
     public Limited create(String pod, long bytes) throws IOException {
-        Path dir = base.resolve(pod);
-        if (Files.isDirectory(dir)) {
-            Files.delete(dir);
-        }
-        Files.createDirectories(dir);
+        Path dir = CgroupDirs.fresh(base, pod);
         Files.writeString(dir.resolve("memory.limit_in_bytes"), Long.toString(bytes));
         return new Limited(dir);
     }

@@ -36,6 +36,27 @@ import static org.awaitility.Awaitility.await;
 public final class TestCluster {
     /** The sample corpus the handbook scenarios serve. */
     public static final Path HANDBOOK_CORPUS = Path.of("../examples/corpus/en");
+    /**
+     * The checks a new version of a handbook project must pass on its candidate pod (docs/verify.md):
+     * a search, the document list, an article, two refusals and the tools' schemas.
+     */
+    public static String handbookChecks(String project) {
+        return """
+                set: e2e-handbook
+                project: %s
+                checks:
+                  - {id: annual-leave, kind: search, query: "How many days of paid annual leave do I get?",
+                     expect: [{document: employee-handbook, article: "Article 10"}], within: 3}
+                  - {id: documents, kind: list_documents, names: [employee-handbook, expense-policy, it-security]}
+                  - {id: read-overtime, kind: read_article, document: employee-handbook, article: "Article 7", title: Overtime}
+                  - {id: missing-project, kind: error, tool: search, arguments: {project: handbook-fr, query: leave},
+                     message: unknown project}
+                  - {id: missing-document, kind: error, tool: read_article,
+                     arguments: {project: %s, document: travel-policy, article: "Article 1"}, message: unknown document}
+                  - {id: tool-schemas, kind: schemas, tools: [list_documents, list_projects, read_article, search]}
+                """.formatted(project, project);
+    }
+
     /** How long a namespace may take to go: its pods stop (SIGTERM, then the agent's grace) first. */
     private static final Duration NAMESPACE_GONE = Duration.ofMinutes(3);
 

@@ -12,6 +12,7 @@ import io.ragsearch.operator.naming.PodLayout;
 import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.ResizePlanner;
+import io.ragsearch.sim.cluster.Figures;
 import io.ragsearch.sim.cluster.RealClusterExtension;
 import io.ragsearch.sim.cluster.SearchTraffic;
 import io.ragsearch.sim.cluster.TestCluster;
@@ -24,6 +25,7 @@ import java.util.List;
 
 import static io.ragsearch.operator.reconcile.MockCluster.configHash;
 import static io.ragsearch.operator.reconcile.MockCluster.env;
+import static io.ragsearch.sim.cluster.Figures.since;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -59,11 +61,11 @@ class EndToEndIT {
                   source: {configMap: handbook-docs}
               startupTimeoutSeconds: 300
             """;
-    static final StringBuilder summary = new StringBuilder();
+    static final Figures FIGURES = new Figures("E2E");
 
     @AfterAll
     static void summary() {
-        System.out.println("E2E SUMMARY\n" + summary);
+        FIGURES.printSummary();
     }
 
     /** What each scenario starts from: the handbook at 1500 Mi, Ready with its pod's own measurement on every pod. */
@@ -78,23 +80,23 @@ class EndToEndIT {
         RagSearch calibrated = await("the handbook Calibrated").atMost(Duration.ofMinutes(6)).pollInterval(Duration.ofMillis(250))
                 .until(() -> cluster.ragSearch(NAME),
                         x -> x.getStatus() != null && Conditions.isTrue(x.getStatus().conditions, Conditions.CALIBRATED));
-        note("apply → Calibrated: %.1f s", since(t0));
+        FIGURES.note("apply → Calibrated: %.1f s", since(t0));
         RagSearch ready = await("the handbook Ready with the measured concurrency on every pod").atMost(Duration.ofMinutes(6))
                 .pollInterval(Duration.ofMillis(250)).until(() -> cluster.ragSearch(NAME),
                         x -> Conditions.isTrue(x.getStatus().conditions, Conditions.READY)
                                 && x.getStatus().rerank.effective.equals(x.getStatus().rerank.safe) && currentPodsOnly(cluster));
-        note("apply → Ready with the measured concurrency on every pod: %.1f s", since(t0));
+        FIGURES.note("apply → Ready with the measured concurrency on every pod: %.1f s", since(t0));
         return new Started(calibrated, ready, cluster.traffic(NAME));
     }
 
     @Test
     void aRagSearchBecomesReadyWithItsOwnMeasurementAndServesSearches(TestCluster cluster) throws Exception {
-        note("memory limits: %s", cluster.agent().memoryLimits());
+        FIGURES.note("memory limits: %s", cluster.agent().memoryLimits());
         Started started = handbookReady(cluster);
         RagSearch ready = started.ready();
 
         RerankStatus m = ready.getStatus().rerank;
-        note("measurement: method %s, resident %d MiB, per run %d MiB, under limit %s, by %s → safe %d (by memory %d), effective %d",
+        FIGURES.note("measurement: method %s, resident %d MiB, per run %d MiB, under limit %s, by %s → safe %d (by memory %d), effective %d",
                 m.method, m.residentBytes / MIB, m.perRunBytes / MIB, m.measuredUnderLimitBytes == null ? "none" : m.measuredUnderLimitBytes / MIB + " MiB",
                 m.measuredBy, m.safe, m.byMemory, m.effective);
         assertEquals(RerankStatus.BASIS_MEASURED, m.basis);
@@ -121,7 +123,7 @@ class EndToEndIT {
         assertFalse(Boolean.TRUE.equals(result.isError()), String.valueOf(result.content()));
         String text = ((McpSchema.TextContent) result.content().get(0)).text();
         assertTrue(text.toLowerCase().contains("leave"), text);
-        note("a search through pod %s answered: %s", ip, text.lines().findFirst().orElse(""));
+        FIGURES.note("a search through pod %s answered: %s", ip, text.lines().findFirst().orElse(""));
     }
 
     /**
@@ -153,23 +155,23 @@ class EndToEndIT {
         await("an event saying the limits roll with the other changes").atMost(Duration.ofSeconds(30)).until(() ->
                 cluster.admin().v1().events().inNamespace(cluster.namespace()).list().getItems().stream()
                         .anyMatch(e -> ResizePlanner.REASON_OTHER_CHANGES.equals(e.getReason())));
-        note("limit 1500 → 1000 Mi with a new description: recomputed from the previous measurement after %.2f s: concurrency %d → %d",
+        FIGURES.note("limit 1500 → 1000 Mi with a new description: recomputed from the previous measurement after %.2f s: concurrency %d → %d",
                 tRetune, effectiveBefore, retuned.getStatus().rerank.effective);
 
         RagSearch confirmed = await("the new pods' own measurement under 1000 Mi").atMost(Duration.ofMinutes(6))
                 .pollInterval(Duration.ofMillis(250)).until(() -> cluster.ragSearch(NAME),
                         x -> RerankStatus.BASIS_MEASURED.equals(x.getStatus().rerank.basis)
                                 && x.getStatus().rerank.calibrationKey.equals(retuned.getStatus().rerank.calibrationKey));
-        note("new pod's own measurement after %.1f s: resident %d MiB, per run %d MiB, under %s → concurrency %d",
+        FIGURES.note("new pod's own measurement after %.1f s: resident %d MiB, per run %d MiB, under %s → concurrency %d",
                 since(start), confirmed.getStatus().rerank.residentBytes / MIB, confirmed.getStatus().rerank.perRunBytes / MIB,
                 confirmed.getStatus().rerank.measuredUnderLimitBytes == null ? "no limit" : confirmed.getStatus().rerank.measuredUnderLimitBytes / MIB + " MiB",
                 confirmed.getStatus().rerank.effective);
         await("the roll finished: Ready, only pods of the final template").atMost(Duration.ofMinutes(6)).pollInterval(Duration.ofMillis(250))
                 .until(() -> Conditions.isTrue(cluster.ragSearch(NAME).getStatus().conditions, Conditions.READY) && currentPodsOnly(cluster));
-        note("roll finished (only pods of the final template left) after %.1f s", since(start));
+        FIGURES.note("roll finished (only pods of the final template left) after %.1f s", since(start));
         traffic.awaitServed(5);
         traffic.stopSearching();
-        note("searches during the roll: %d served, %d failed %s", traffic.served.get(), traffic.failed.get(),
+        FIGURES.note("searches during the roll: %d served, %d failed %s", traffic.served.get(), traffic.failed.get(),
                 traffic.failures.isEmpty() ? "" : traffic.failures.subList(0, Math.min(3, traffic.failures.size())));
         assertTrue(traffic.served.get() > 0);
         assertEquals(0, traffic.failed.get(), String.valueOf(traffic.failures));
@@ -191,7 +193,7 @@ class EndToEndIT {
         RagSearch insufficient = await("MemoryInsufficient for 560 Mi").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                 .until(() -> cluster.ragSearch(NAME), x -> Conditions.isTrue(x.getStatus().conditions, Conditions.MEMORY_INSUFFICIENT));
         String message = Conditions.find(insufficient.getStatus().conditions, Conditions.MEMORY_INSUFFICIENT).orElseThrow().getMessage();
-        note("limit → 560 Mi: MemoryInsufficient after %.2f s: %s", since(start), message);
+        FIGURES.note("limit → 560 Mi: MemoryInsufficient after %.2f s: %s", since(start), message);
         assertEquals(1, insufficient.getStatus().rerank.effective);
         assertTrue(cluster.admin().v1().events().inNamespace(cluster.namespace()).list().getItems().stream()
                 .anyMatch(e -> e.getReason().equals("MemoryInsufficient") && e.getType().equals("Warning")));
@@ -205,7 +207,7 @@ class EndToEndIT {
                 .until(() -> cluster.ragSearch(NAME), x -> RerankStatus.BASIS_MEASURED.equals(x.getStatus().rerank.basis)
                         && key.equals(x.getStatus().rerank.calibrationKey) && currentPodsOnly(cluster));
         RerankStatus m = own.getStatus().rerank;
-        note("the new pod under 560 Mi measured itself after %.1f s: resident %d MiB, per run %d MiB, by memory %d → MemoryInsufficient %s, concurrency %d; resize %s",
+        FIGURES.note("the new pod under 560 Mi measured itself after %.1f s: resident %d MiB, per run %d MiB, by memory %d → MemoryInsufficient %s, concurrency %d; resize %s",
                 since(start), m.residentBytes / MIB, m.perRunBytes / MIB, m.byMemory,
                 Conditions.isTrue(own.getStatus().conditions, Conditions.MEMORY_INSUFFICIENT), m.effective,
                 own.getStatus().resize == null ? "none" : own.getStatus().resize.mode + "/" + own.getStatus().resize.reason);
@@ -213,7 +215,7 @@ class EndToEndIT {
         assertEquals(1, m.effective);
         for (Pod p : cluster.pods(NAME)) {
             var cs = p.getStatus().getContainerStatuses().get(0);
-            note("pod %s: ready %s, restarts %d%s", p.getMetadata().getName(), cs.getReady(), cs.getRestartCount(),
+            FIGURES.note("pod %s: ready %s, restarts %d%s", p.getMetadata().getName(), cs.getReady(), cs.getRestartCount(),
                     cs.getLastState() != null && cs.getLastState().getTerminated() != null
                             ? ", last exit: " + cs.getLastState().getTerminated().getReason() : "");
         }
@@ -230,15 +232,5 @@ class EndToEndIT {
         String hash = configHash(d);
         List<Pod> pods = cluster.admin().pods().inNamespace(cluster.namespace()).withLabel(Labels.LABEL_INSTANCE, NAME).list().getItems();
         return !pods.isEmpty() && pods.stream().allMatch(p -> hash.equals(p.getMetadata().getLabels().get(Labels.CONFIG_HASH)));
-    }
-
-    static double since(long start) {
-        return (System.nanoTime() - start) / 1e9;
-    }
-
-    static void note(String format, Object... args) {
-        String line = String.format(java.util.Locale.ROOT, format, args);
-        System.out.println("E2E: " + line);
-        summary.append("  ").append(line).append('\n');
     }
 }

@@ -16,15 +16,17 @@ import io.ragsearch.operator.reconcile.LeaderElection;
 import io.ragsearch.sim.cluster.HelmCli;
 import io.ragsearch.sim.cluster.OciRegistry;
 import io.ragsearch.sim.cluster.OperatorProgress;
+import io.ragsearch.sim.cluster.RealClusterExtension;
 import io.ragsearch.sim.cluster.SearchTraffic;
 import io.ragsearch.sim.cluster.ServerJar;
+import io.ragsearch.sim.cluster.TestCluster;
 import io.ragsearch.sim.node.EndpointReadiness;
-import io.ragsearch.sim.node.NodeAgent;
 import io.ragsearch.sim.plane.ControlPlane;
 import io.ragsearch.sim.plane.TestplaneBinary;
 import io.ragsearch.sim.playground.DocsDirectory;
 import io.ragsearch.sim.playground.ReadyEndpoints;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -38,6 +40,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
+import static io.ragsearch.sim.cluster.Figures.since;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -75,27 +78,33 @@ class HelmUpgradeIT {
      */
     static final int OPERATOR_REPLICAS = 1;
 
+    /** Our node runs each release's operator pods from that release's jar, the RagSearch's pods from the server's. */
+    @RegisterExtension
+    static final RealClusterExtension CLUSTER = RealClusterExtension.withNode(s -> s.withProgram(OPERATOR_IMAGE, ServerJar.operator())
+            .withProgram(OPERATOR_IMAGE + ":" + PREVIOUS_TAG, previousJar()));
+
+    /** The previous release's operator jar (built once from git by scripts/build/previous-release.sh, then cached). */
+    static Path previousJar() {
+        return TestplaneBinary.givenOrBuilt("RAGSEARCH_PREVIOUS_OPERATOR_JAR", "scripts/build/previous-release.sh");
+    }
+
     @Test
-    void upgradingFromThePreviousReleaseUpgradesTheCrdAndTheOperatorAndKeepsServing(@TempDir Path dir) throws Exception {
+    void upgradingFromThePreviousReleaseUpgradesTheCrdAndTheOperatorAndKeepsServing(TestCluster cluster, @TempDir Path dir) throws Exception {
         long start = System.nanoTime();
-        Path previousJar = TestplaneBinary.givenOrBuilt("RAGSEARCH_PREVIOUS_OPERATOR_JAR", "scripts/build/previous-release.sh");
-        Path previousChart = previousJar.resolveSibling("helm").resolve("ragsearch-operator");
+        Path previousChart = previousJar().resolveSibling("helm").resolve("ragsearch-operator");
         assertEquals(PREVIOUS_VERSION, HelmCli.chartField(Files.readString(previousChart.resolve("Chart.yaml")), "version"));
         assertTrue(Files.exists(previousChart.resolve("crds/" + CRD + "-v1.yml")), "the previous chart had the CRD in crds/");
         String currentVersion = HelmCli.chartField(Files.readString(CHART.resolve("Chart.yaml")), "version");
         assertFalse(PREVIOUS_VERSION.equals(currentVersion), "this chart's version is bumped past the previous one");
 
-        ControlPlane plane = ControlPlane.get();
+        ControlPlane plane = cluster.plane();
+        KubernetesClient admin = cluster.admin();
+        // The releases' namespace; the RagSearch's is the test's own (deleted after it, its pods with it).
         String ops = plane.namespace("upgrade-ops");
-        String ns = plane.namespace("upgrade-apps");
+        String ns = cluster.namespace();
         HelmCli helm = HelmCli.against(plane);
-        try (KubernetesClient admin = plane.adminClient();
-             OciRegistry registry = OciRegistry.start();
-             NodeAgent agent = new NodeAgent(admin, NodeAgent.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-node"))
-                     .withProgram(OPERATOR_IMAGE, ServerJar.operator())
-                     .withProgram(OPERATOR_IMAGE + ":" + PREVIOUS_TAG, previousJar), NodeAgent.DEFAULT_NODE);
-             SearchTraffic traffic = new SearchTraffic(admin, ns, NAME)) {
-            agent.start();
+        SearchTraffic traffic = cluster.traffic(NAME);
+        try (OciRegistry registry = OciRegistry.start()) {
             OperatorProgress operator = OperatorProgress.of(admin, ops, FULLNAME);
 
             // both charts packaged and pushed; everything below is installed from oci://
@@ -328,7 +337,4 @@ class HelmUpgradeIT {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     }
 
-    static double since(long start) {
-        return (System.nanoTime() - start) / 1e9;
-    }
 }

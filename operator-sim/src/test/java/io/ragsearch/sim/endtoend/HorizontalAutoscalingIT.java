@@ -1,6 +1,5 @@
 package io.ragsearch.sim.endtoend;
 
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -8,36 +7,29 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.metrics.v1beta1.PodMetrics;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.ragsearch.operator.file.RagSearchFile;
 import io.ragsearch.operator.model.RagSearch;
 import io.ragsearch.operator.naming.Labels;
-import io.ragsearch.operator.naming.PodLayout;
-import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.reconcile.Conditions;
-import io.ragsearch.operator.reconcile.OperatorRuntime;
-import io.ragsearch.operator.reconcile.RagSearchReconciler;
+import io.ragsearch.sim.cluster.Figures;
+import io.ragsearch.sim.cluster.RealClusterExtension;
+import io.ragsearch.sim.cluster.Repeating;
 import io.ragsearch.sim.cluster.SearchTraffic;
-import io.ragsearch.sim.cluster.ServerJar;
+import io.ragsearch.sim.cluster.TestCluster;
 import io.ragsearch.sim.node.EndpointReadiness;
-import io.ragsearch.sim.node.NodeAgent;
-import io.ragsearch.sim.plane.ControlPlane;
 import io.ragsearch.sim.plane.MetricsServer;
-import io.ragsearch.sim.playground.DocsDirectory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.ragsearch.sim.cluster.Figures.since;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -52,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Deployment; the load stops and it scales back after its (short) stabilization window. The PDB
  * keeps its minimum, no search fails, and the operator writes the number only from spec.replicas.
  */
+@ExtendWith(RealClusterExtension.class)
 class HorizontalAutoscalingIT {
     static final String NAME = "handbook";
     static final Duration SAMPLE = Duration.ofSeconds(2);
@@ -79,61 +72,39 @@ class HorizontalAutoscalingIT {
                 scaleDownStabilizationSeconds: 30
             """;
 
-    static ControlPlane plane;
-    static KubernetesClient admin;
+    static final Figures FIGURES = new Figures("HPA E2E");
     static MetricsServer metrics;
-    static NodeAgent agent;
-    static OperatorRuntime operator;
-    static String ns;
+    KubernetesClient admin;
+    String ns;
 
     /** One observation of the loop, every {@link #SAMPLE}. */
     record Sample(double t, int specReplicas, int deploymentReplicas, int readyServing, Integer cpuPercent, Integer pdbHealthy) {
     }
 
+    /** The metrics-server scrapes the class's node (its kubelet endpoint), registered by the extension before this runs. */
     @BeforeAll
-    static void start() throws Exception {
-        plane = ControlPlane.get();
-        admin = plane.adminClient();
-        plane.applyRagSearchCrd(admin);
+    static void startMetricsServer(TestCluster cluster) {
         long t = System.nanoTime();
-        metrics = MetricsServer.start(plane, System.out);
-        note("metrics-server up and %s Available: %.1f s", "v1beta1.metrics.k8s.io", since(t));
-        ns = plane.namespace("hpa");
-        agent = new NodeAgent(admin, NodeAgent.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-node")),
-                NodeAgent.DEFAULT_NODE);
-        agent.start();
-        note("node agent: memory limits %s; kubelet endpoint on 127.0.0.1:%d", agent.memoryLimits(), agent.kubeletPort());
-        operator = new OperatorRuntime(admin, new HttpPodAdminClient(),
-                new RagSearchReconciler.Settings(Duration.ofSeconds(2), Duration.ofSeconds(30), PodLayout.ADMIN_PORT), Set.of(ns),
-                null, OperatorRuntime.Apply.SERVER_SIDE);
-        operator.start();
+        metrics = MetricsServer.start(cluster.plane(), System.out);
+        FIGURES.note("metrics-server up and %s Available: %.1f s; node agent: memory limits %s, kubelet endpoint on 127.0.0.1:%d",
+                "v1beta1.metrics.k8s.io", since(t), cluster.agent().memoryLimits(), cluster.agent().kubeletPort());
     }
 
     @AfterAll
-    static void stop() {
-        if (operator != null) {
-            operator.close();
-        }
-        if (agent != null) {
-            agent.close();
-        }
+    static void stopMetricsServer() {
         if (metrics != null) {
             metrics.close();
-        }
-        if (admin != null) {
-            admin.close();
         }
     }
 
     @Test
-    void theAutoscalerScalesTheRagSearchUpUnderSearchLoadAndBackWithoutAFailedSearch() throws Exception {
-        Map<String, String> docs = DocsDirectory.data(Path.of("../examples/corpus/en"));
-        admin.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-docs")
-                .withNamespace(ns).endMetadata().withData(docs).build()).create();
-        RagSearch r = RagSearchFile.parse("hpa.yaml", SPEC);
-        r.getMetadata().setNamespace(ns);
+    void theAutoscalerScalesTheRagSearchUpUnderSearchLoadAndBackWithoutAFailedSearch(TestCluster cluster) throws Exception {
+        admin = cluster.admin();
+        ns = cluster.namespace();
+        cluster.startOperator(Duration.ofSeconds(30));
+        cluster.handbookDocs("handbook-docs");
         long applied = System.nanoTime();
-        admin.resource(r).create();
+        cluster.create(SPEC);
 
         // the autoscaler's minimum, Ready, and the metrics API reporting both pods from our node's cgroups
         await().atMost(Duration.ofMinutes(12)).pollInterval(Duration.ofSeconds(1)).until(() -> {
@@ -141,14 +112,14 @@ class HorizontalAutoscalingIT {
             return specReplicas(now) == 2 && now.getStatus() != null && Conditions.isTrue(now.getStatus().conditions, Conditions.READY)
                     && readyServing().size() == 2;
         });
-        note("apply → Ready at the autoscaler's minReplicas 2 (spec.replicas defaulted to 1, raised by the HPA): %.1f s", since(applied));
+        FIGURES.note("apply → Ready at the autoscaler's minReplicas 2 (spec.replicas defaulted to 1, raised by the HPA): %.1f s", since(applied));
         HorizontalPodAutoscaler hpa = autoscaler();
         assertEquals("RagSearch", hpa.getSpec().getScaleTargetRef().getKind());
         List<PodMetrics> top = await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> admin.top().pods().metrics(ns).getItems(), m -> m.size() == 2);
         for (PodMetrics m : top) {
             long bytes = m.getContainers().get(0).getUsage().get("memory").getNumericalAmount().longValue();
-            note("metrics API (kubectl top pods): %s cpu %s memory %d MiB", m.getMetadata().getName(),
+            FIGURES.note("metrics API (kubectl top pods): %s cpu %s memory %d MiB", m.getMetadata().getName(),
                     m.getContainers().get(0).getUsage().get("cpu"), bytes >> 20);
             assertTrue(bytes > 100L << 20, "a search server's working set is far above 100 MiB: " + bytes);
         }
@@ -163,48 +134,35 @@ class HorizontalAutoscalingIT {
             return cpu != null && cpu < 30 && specReplicas() == 2
                     && admin.pods().inNamespace(ns).withLabels(Labels.selector(NAME)).list().getItems().size() == 2;
         });
-        note("idle: HPA sees %d %% CPU of the request, desired %d", cpuPercent(autoscaler()), autoscaler().getStatus().getDesiredReplicas());
+        FIGURES.note("idle: HPA sees %d %% CPU of the request, desired %d", cpuPercent(autoscaler()), autoscaler().getStatus().getDesiredReplicas());
 
         List<Sample> samples = new CopyOnWriteArrayList<>();
         long t0 = System.nanoTime();
-        Thread sampler = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    samples.add(sample(t0));
-                    Thread.sleep(SAMPLE.toMillis());
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    // an API hiccup on a busy machine: the next sample
-                }
-            }
-        }, "hpa-sampler");
-        sampler.setDaemon(true);
-        sampler.start();
+        Repeating sampler = Repeating.every(SAMPLE, "hpa-sampler", () -> samples.add(sample(t0)));
         List<SearchTraffic> load = new ArrayList<>();
         try {
             long loadStart = System.nanoTime();
             for (int i = 0; i < LOAD_CLIENTS; i++) {
-                SearchTraffic client = new SearchTraffic(HorizontalAutoscalingIT::readyServingAddresses);
+                SearchTraffic client = new SearchTraffic(this::readyServingAddresses);
                 client.keepSearching("handbook", i % 2 == 0 ? "how many days of annual leave do I get" : "expense report deadline");
                 load.add(client);
             }
             await().atMost(Duration.ofMinutes(12)).pollInterval(Duration.ofSeconds(1))
                     .until(() -> specReplicas() == 3 && readyServing().size() == 3);
             double up = since(loadStart);
-            note("load (%d clients) → a third pod Ready: %.1f s (the autoscaler wrote spec.replicas 3 after %.1f s)", LOAD_CLIENTS, up,
+            FIGURES.note("load (%d clients) → a third pod Ready: %.1f s (the autoscaler wrote spec.replicas 3 after %.1f s)", LOAD_CLIENTS, up,
                     samples.stream().filter(s -> s.specReplicas() == 3).mapToDouble(Sample::t).min().orElse(-1) - (loadStart - t0) / 1e9);
             for (SearchTraffic client : load) {
                 client.stopSearching();
             }
             int served = load.stream().mapToInt(c -> c.served.get()).sum();
             int failed = load.stream().mapToInt(c -> c.failed.get()).sum();
-            note("searches under load: %d served, %d failed", served, failed);
+            FIGURES.note("searches under load: %d served, %d failed", served, failed);
             assertEquals(0, failed, load.stream().flatMap(c -> c.failures.stream()).limit(5).toList().toString());
 
             // load stops; a slow trickle of searches goes on while the autoscaler removes a pod
             long loadEnd = System.nanoTime();
-            SearchTraffic trickle = new SearchTraffic(HorizontalAutoscalingIT::readyServingAddresses);
+            SearchTraffic trickle = new SearchTraffic(this::readyServingAddresses);
             load.add(trickle);
             AtomicInteger trickleFailed = new AtomicInteger();
             AtomicInteger trickleServed = new AtomicInteger();
@@ -237,17 +195,17 @@ class HorizontalAutoscalingIT {
             double down = since(loadEnd);
             stop.set(true);
             slow.join(120_000);
-            note("load stopped → back to 2 pods (the third stopped and gone): %.1f s (stabilization window 30 s)", down);
-            note("searches while scaling down: %d served, %d failed %s", trickleServed.get(), trickleFailed.get(), trickleErrors);
+            FIGURES.note("load stopped → back to 2 pods (the third stopped and gone): %.1f s (stabilization window 30 s)", down);
+            FIGURES.note("searches while scaling down: %d served, %d failed %s", trickleServed.get(), trickleFailed.get(), trickleErrors);
             assertEquals(0, trickleFailed.get(), "searches while scaling down: " + trickleErrors);
             assertTrue(trickleServed.get() > 0);
         } finally {
-            sampler.interrupt();
+            sampler.close();
             for (SearchTraffic client : load) {
                 client.close();
             }
         }
-        note("replicas over time (t s: spec/deployment/ready, HPA cpu %%, PDB healthy): %s", timeline(samples));
+        FIGURES.note("replicas over time (t s: spec/deployment/ready, HPA cpu %%, PDB healthy): %s", timeline(samples));
 
         // the PDB held: never fewer ready serving pods than its minAvailable
         int fewest = samples.stream().mapToInt(Sample::readyServing).min().orElse(0);
@@ -261,13 +219,13 @@ class HorizontalAutoscalingIT {
                 .filter(f -> f.getFieldsV1() != null && String.valueOf(f.getFieldsV1().getAdditionalProperties()).contains("f:replicas")
                         && String.valueOf(f.getFieldsV1().getAdditionalProperties()).contains("f:spec"))
                 .findFirst().orElseThrow();
-        note("spec.replicas written by %s (operation %s, subresource %s)", replicasOwner.getManager(), replicasOwner.getOperation(),
+        FIGURES.note("spec.replicas written by %s (operation %s, subresource %s)", replicasOwner.getManager(), replicasOwner.getOperation(),
                 replicasOwner.getSubresource());
         assertEquals("scale", replicasOwner.getSubresource());
         assertFalse(replicasOwner.getManager().contains("ragsearch"), replicasOwner.getManager());
     }
 
-    static Sample sample(long t0) {
+    Sample sample(long t0) {
         RagSearch r = get();
         Deployment d = admin.apps().deployments().inNamespace(ns).withName(NAME).get();
         PodDisruptionBudget pdb = admin.policy().v1().podDisruptionBudget().inNamespace(ns).withName(NAME).get();
@@ -316,33 +274,25 @@ class HorizontalAutoscalingIT {
         return r.getSpec().replicas == null ? -1 : r.getSpec().replicas;
     }
 
-    static int specReplicas() {
+    int specReplicas() {
         return specReplicas(get());
     }
 
-    static HorizontalPodAutoscaler autoscaler() {
+    HorizontalPodAutoscaler autoscaler() {
         return admin.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName(NAME).get();
     }
 
     /** The serving pods the Service selects that are ready and not terminating (what its endpoints would be). */
-    static List<Pod> readyServing() {
+    List<Pod> readyServing() {
         return admin.pods().inNamespace(ns).withLabels(Labels.selector(NAME)).list().getItems().stream()
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null).filter(EndpointReadiness::routable).toList();
     }
 
-    static List<String> readyServingAddresses() {
+    List<String> readyServingAddresses() {
         return readyServing().stream().map(p -> p.getStatus().getPodIP()).sorted().toList();
     }
 
-    static RagSearch get() {
+    RagSearch get() {
         return admin.resources(RagSearch.class).inNamespace(ns).withName(NAME).get();
-    }
-
-    static double since(long start) {
-        return (System.nanoTime() - start) / 1e9;
-    }
-
-    static void note(String format, Object... args) {
-        System.out.println("HPA E2E: " + String.format(Locale.ROOT, format, args));
     }
 }

@@ -26,10 +26,14 @@ import io.ragsearch.operator.podadmin.HttpPodAdminClient;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.LeaderElection;
 import io.ragsearch.operator.reconcile.ResizePlanner;
+import io.ragsearch.sim.cluster.Figures;
 import io.ragsearch.sim.cluster.HelmCli;
 import io.ragsearch.sim.cluster.OperatorActivity;
+import io.ragsearch.sim.cluster.RealClusterExtension;
+import io.ragsearch.sim.cluster.Repeating;
 import io.ragsearch.sim.cluster.SearchTraffic;
 import io.ragsearch.sim.cluster.ServerJar;
+import io.ragsearch.sim.cluster.TestCluster;
 import io.ragsearch.sim.node.EndpointReadiness;
 import io.ragsearch.sim.node.NodeAgent;
 import io.ragsearch.sim.node.NodeRegistration;
@@ -38,15 +42,8 @@ import io.ragsearch.sim.plane.ControlPlane;
 import io.ragsearch.sim.playground.DocsDirectory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +55,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
+import static io.ragsearch.sim.cluster.Figures.since;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -74,9 +72,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * server pods. The example RagSearch is applied as it is. Searches go to the ready pods the
  * Service selects, which is what its EndpointSlice would list: the real API server refuses
  * loopback addresses in an EndpointSlice (checked below), and pods here can only have loopback
- * addresses. One plane, agent and install serve the scenarios in order; each prints its figure.
+ * addresses.
+ *
+ * <p>The class's cluster ({@link RealClusterExtension}: the shared plane, our node, a namespace of
+ * the class's own for the chart's operator pods) is installed once; the test is one story in its
+ * own namespace, the example's life from its first start to its deletion, each step printing its
+ * figure. One story and not one test per step: each step starts from what the one before left (a
+ * resize from the measured pods, a verification from the resized ones), and starting each from a
+ * fresh example would cost a minute of pod starts a step on the suite's two cores.
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RealClusterEndToEndIT {
     static final Path CHART = Path.of("../helm/ragsearch-operator");
     static final Path EXAMPLE = Path.of("../examples/ragsearch.yaml");
@@ -87,51 +91,24 @@ class RealClusterEndToEndIT {
     static final String NAME = "handbook";
     static final long MIB = 1024L * 1024;
 
-    /** The checks a new version must pass on its candidate pod (docs/verify.md), for the example's project. */
-    static final String CHECKS = """
-            set: e2e-handbook
-            project: handbook
-            checks:
-              - {id: annual-leave, kind: search, query: "How many days of paid annual leave do I get?",
-                 expect: [{document: employee-handbook, article: "Article 10"}], within: 3}
-              - {id: documents, kind: list_documents, names: [employee-handbook, expense-policy, it-security]}
-              - {id: read-overtime, kind: read_article, document: employee-handbook, article: "Article 7", title: Overtime}
-              - {id: missing-project, kind: error, tool: search, arguments: {project: handbook-fr, query: leave},
-                 message: unknown project}
-              - {id: tool-schemas, kind: schemas, tools: [list_documents, list_projects, read_article, search]}
-            """;
-    static final int CHECK_COUNT = 5;
+    /** The checks a new version must pass on its candidate pod, for the example's project. */
+    static final String CHECKS = TestCluster.handbookChecks("handbook");
+    static final int CHECK_COUNT = 6;
+
+    /** Our node runs the chart's operator pods from the operator's jar, the RagSearch's pods from the server's. */
+    @RegisterExtension
+    static final RealClusterExtension CLUSTER = RealClusterExtension.withNode(s -> s.withProgram(OPERATOR_IMAGE, ServerJar.operator()));
+    static final Figures FIGURES = new Figures("REAL E2E");
 
     static ControlPlane plane;
     static KubernetesClient admin;
     static NodeAgent agent;
     static HelmCli helm;
+    /** The class's namespace: the chart's release and its operator pods. */
     static String ops;
+    /** The story's namespace. */
     static String ns;
     static SearchTraffic traffic;
-    static final StringBuilder summary = new StringBuilder();
-    /** The scenario that failed last, and the shared state it left (the scenarios after it start from there). */
-    static String failed;
-    static String left;
-
-    /** A failed scenario says what it leaves to the next ones, and each of those says it starts from there. */
-    @RegisterExtension
-    static final TestWatcher LEFT_BEHIND = new TestWatcher() {
-        @Override
-        public void testFailed(ExtensionContext context, Throwable cause) {
-            failed = context.getDisplayName();
-            left = stateNow();
-            note("FAILED %s (%s); it leaves: %s", failed, cause.getClass().getSimpleName(), left);
-        }
-    };
-
-    @BeforeEach
-    void startsFrom(TestInfo info) {
-        if (failed != null) {
-            note("%s starts after %s failed, from: %s", info.getDisplayName(), failed, left);
-        }
-    }
-
     /** The RagSearch's spec memory and resize status, the template, the pods with their limits: what the next scenario gets. */
     static String stateNow() {
         try {
@@ -159,18 +136,14 @@ class RealClusterEndToEndIT {
     }
 
     @BeforeAll
-    static void start() throws Exception {
+    static void start(TestCluster cluster) throws Exception {
         long t = System.nanoTime();
-        plane = ControlPlane.get();
-        admin = plane.adminClient();
-        note("control plane %s up (%.1f s to start)", plane.server(), plane.startupSeconds());
-        ops = plane.namespace("ops");
-        ns = plane.namespace("handbook");
-        // Our node runs the chart's operator pods from the operator's jar, the RagSearch's pods from the server's.
-        agent = new NodeAgent(admin, NodeAgent.Settings.of(ServerJar.path(), Files.createTempDirectory("ragsearch-node"))
-                .withProgram(OPERATOR_IMAGE, ServerJar.operator()), NodeAgent.DEFAULT_NODE);
-        agent.start();
-        note("node agent: pods from the %s; %s pods from the plain jar %s; memory limits %s; CPU limits %s", agent.runtime(),
+        plane = cluster.plane();
+        admin = cluster.admin();
+        agent = cluster.agent();
+        ops = cluster.namespace();
+        FIGURES.note("control plane %s up (%.1f s to start)", plane.server(), plane.startupSeconds());
+        FIGURES.note("node agent: pods from the %s; %s pods from the plain jar %s; memory limits %s; CPU limits %s", agent.runtime(),
                 OPERATOR_IMAGE, ServerJar.operator().getFileName(), agent.memoryLimits(), agent.cpuLimits());
         helm = HelmCli.against(plane);
         long installing = System.nanoTime();
@@ -189,13 +162,13 @@ class RealClusterEndToEndIT {
                     ? lease.getSpec().getHolderIdentity() : null;
         }, java.util.Objects::nonNull);
         for (Pod p : operatorPods()) {
-            assertEquals(NodeAgent.DEFAULT_NODE, p.getSpec().getNodeName());
+            assertEquals(agent.node(), p.getSpec().getNodeName());
             assertEquals(SERVICE_ACCOUNT, p.getSpec().getServiceAccountName());
             assertTrue(p.getStatus().getPodIP().startsWith("127."), p.getStatus().getPodIP());
         }
-        note("chart installed with Helm (CRD established, RBAC, operator Deployment): 2 operator pods Ready on our node as %s, "
+        FIGURES.note("chart installed with Helm (CRD established, RBAC, operator Deployment): 2 operator pods Ready on our node as %s, "
                 + "%s holds the Lease: %.1f s after helm install", SERVICE_ACCOUNT, leader, since(installing));
-        note("setup (plane, node, chart, 2 operator pods): %.1f s", since(t));
+        FIGURES.note("setup (plane, node, chart, 2 operator pods): %.1f s", since(t));
     }
 
     /** The chart's operator pods (the release's Deployment's selector). */
@@ -211,29 +184,53 @@ class RealClusterEndToEndIT {
     @AfterAll
     static void stop() throws Exception {
         try {
-            if (traffic != null) {
-                traffic.close();
-            }
             if (helm != null) {
                 // the operator pods go with the release; the CRD stays (helm.sh/resource-policy: keep)
                 helm.run("uninstall", RELEASE, "--namespace", ops, "--wait");
                 assertNotNull(admin.apiextensions().v1().customResourceDefinitions().withName("ragsearches.ragsearch.io").get());
                 await().atMost(Duration.ofSeconds(90)).until(() -> agent.addresses().keySet().stream().noneMatch(pod -> pod.startsWith(ops + "/")));
             }
+            assertEquals(0, agent.runningProcesses(), "every pod process stopped: the story's namespace went after it, the release now");
         } finally {
-            if (agent != null) {
-                agent.close();
-                assertEquals(0, agent.runningProcesses(), "every pod process stopped");
-            }
-            if (admin != null) {
-                admin.close();
-            }
-            System.out.println("REAL E2E SUMMARY\n" + summary);
+            FIGURES.printSummary();
         }
     }
 
+    /** The story, step by step; a failed step ends it, and its state is printed. */
     @Test
-    @Order(1)
+    void theExampleFromItsFirstStartToItsDeletion(TestCluster cluster) throws Exception {
+        ns = cluster.namespace();
+        List<Step> steps = List.of(
+                new Step("the example becomes ready with its own measurement", this::theExampleBecomesReadyOnOurNodeWithItsOwnMeasurement),
+                new Step("memory, then CPU resized in place", this::memoryThenCpuAreResizedInPlaceDownAndUpAndTheRunningPodsRetuneWhileEverySearchIsServed),
+                new Step("a resize no node holds", this::aResizeNoNodeCanHoldIsRefusedRollsToAPodThatWaitsAndGoesBackInPlace),
+                new Step("a version that lost a document", this::aVersionThatLostADocumentIsHeldBackWhileTheRunningPodsServeEveryCall),
+                new Step("a good version", this::aGoodVersionIsPromotedAndRollsWithoutAFailedSearch),
+                new Step("the leading operator stops or dies", this::whenTheLeadingOperatorStopsOrDiesAnotherTakesOverAndReconciles),
+                new Step("the RagSearch deleted", this::deletingTheRagSearchLetsGarbageCollectionRemoveEveryChild));
+        try {
+            for (Step step : steps) {
+                try {
+                    step.body().run();
+                } catch (Exception | AssertionError e) {
+                    FIGURES.note("FAILED at %s (%s); the state then: %s", step.name(), e.getClass().getSimpleName(), stateNow());
+                    throw e;
+                }
+            }
+        } finally {
+            if (traffic != null) {
+                traffic.close();
+            }
+        }
+    }
+
+    record Step(String name, StepBody body) {
+    }
+
+    interface StepBody {
+        void run() throws Exception;
+    }
+
     void theExampleBecomesReadyOnOurNodeWithItsOwnMeasurement() throws Exception {
         Map<String, String> docs = DocsDirectory.data(Path.of("../examples/corpus/en"));
         admin.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("handbook-docs")
@@ -248,14 +245,14 @@ class RealClusterEndToEndIT {
                         && RerankStatus.BASIS_MEASURED.equals(x.getStatus().rerank.basis)
                         && serviceEndpoints().size() == example.getSpec().replicas
                         && admin.pods().inNamespace(ns).list().getItems().size() == example.getSpec().replicas);
-        note("apply → Ready with the pods' own measurement and %d ready pods behind the Service: %.1f s",
+        FIGURES.note("apply → Ready with the pods' own measurement and %d ready pods behind the Service: %.1f s",
                 example.getSpec().replicas, since(t0));
 
         // the real controllers made the ReplicaSet and the pods; our node ran them
         List<Pod> pods = admin.pods().inNamespace(ns).withLabel(Labels.LABEL_INSTANCE, NAME).list().getItems();
         assertEquals(example.getSpec().replicas, pods.size());
         for (Pod p : pods) {
-            assertEquals(NodeAgent.DEFAULT_NODE, p.getSpec().getNodeName(), "bound through the binding subresource");
+            assertEquals(agent.node(), p.getSpec().getNodeName(), "bound through the binding subresource");
             assertEquals("ReplicaSet", p.getMetadata().getOwnerReferences().get(0).getKind());
             assertEquals("Running", p.getStatus().getPhase());
             assertTrue(p.getStatus().getPodIP().startsWith("127."), p.getStatus().getPodIP());
@@ -276,16 +273,16 @@ class RealClusterEndToEndIT {
                 .filter(e -> "FailedToUpdateEndpointSlices".equals(e.getReason())).map(e -> e.getMessage()).findFirst().orElse(null),
                 m -> m != null);
         assertTrue(refusal.contains("may not be in the loopback range"), refusal);
-        note("EndpointSlice %s: no endpoints; the API server refuses pod addresses there: %s", slice.getMetadata().getName(),
+        FIGURES.note("EndpointSlice %s: no endpoints; the API server refuses pod addresses there: %s", slice.getMetadata().getName(),
                 refusal.substring(Math.max(0, refusal.indexOf("endpoints[")), refusal.indexOf(")", refusal.indexOf("loopback range")) + 1));
-        Node node = admin.nodes().withName(NodeAgent.DEFAULT_NODE).get();
+        Node node = admin.nodes().withName(agent.node()).get();
         assertTrue(node.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())));
         assertEquals("127.0.0.1", node.getStatus().getAddresses().get(0).getAddress());
-        Lease nodeLease = admin.leases().inNamespace(NodeRegistration.LEASE_NAMESPACE).withName(NodeAgent.DEFAULT_NODE).get();
-        assertEquals(NodeAgent.DEFAULT_NODE, nodeLease.getSpec().getHolderIdentity());
+        Lease nodeLease = admin.leases().inNamespace(NodeRegistration.LEASE_NAMESPACE).withName(agent.node()).get();
+        assertEquals(agent.node(), nodeLease.getSpec().getHolderIdentity());
 
         RerankStatus m = ready.getStatus().rerank;
-        note("measurement: method %s, resident %d MiB, per run %d MiB, by %s → safe %d (by memory %d), effective %d",
+        FIGURES.note("measurement: method %s, resident %d MiB, per run %d MiB, by %s → safe %d (by memory %d), effective %d",
                 m.method, m.residentBytes / MIB, m.perRunBytes / MIB, m.measuredBy, m.safe, m.byMemory, m.effective);
         assertTrue(m.effective >= 1 && m.perRunBytes > 0 && m.residentBytes > 0);
         if (agent.memoryLimitsEnforced()) {
@@ -302,8 +299,6 @@ class RealClusterEndToEndIT {
     /** Then the CPU limits (millicores), from the example's 2 cores and back to them, at the last memory step's limit. */
     static final long[] CPU_STEPS = {1000, 2000};
 
-    @Test
-    @Order(2)
     void memoryThenCpuAreResizedInPlaceDownAndUpAndTheRunningPodsRetuneWhileEverySearchIsServed() throws Exception {
         List<Pod> before = routedPods();
         assertEquals(2, before.size(), "two serving pods to resize");
@@ -319,7 +314,7 @@ class RealClusterEndToEndIT {
                 int served = traffic.served.get();
                 int expected = expectedConcurrency(before, limit);
                 Retuned r = resizeInPlace(limit);
-                note("memory %d → %d Mi in place: status.resize complete %.1f s after the edit (secondsToRetune %.1f; pods re-tuned %s s "
+                FIGURES.note("memory %d → %d Mi in place: status.resize complete %.1f s after the edit (secondsToRetune %.1f; pods re-tuned %s s "
                                 + "after the edit; operator: %s); concurrency %d → %d (expected %d from the pods' measured costs); "
                                 + "%d searches served meanwhile",
                         templateMemoryOr(r.from, templateMemory) >> 20, limit >> 20, r.seconds, r.status.secondsToRetune, r.podSeconds,
@@ -334,7 +329,7 @@ class RealClusterEndToEndIT {
                     int served = traffic.served.get();
                     int expected = expectedConcurrency(before, memory, millis);
                     Retuned r = resizeInPlace(memory, millis, false);
-                    note("cpu → %dm in place (memory %d Mi): status.resize complete %.1f s after the edit (secondsToRetune %.1f; pods "
+                    FIGURES.note("cpu → %dm in place (memory %d Mi): status.resize complete %.1f s after the edit (secondsToRetune %.1f; pods "
                                     + "re-tuned %s s after the edit; operator: %s); concurrency %d → %d (expected %d from the pods' "
                                     + "measured costs); %d searches served meanwhile", millis, memory >> 20, r.seconds,
                             r.status.secondsToRetune, r.podSeconds, r.operator, concurrency, r.status.concurrency, expected,
@@ -346,11 +341,11 @@ class RealClusterEndToEndIT {
                 }
             } else {
                 // Without a quota to read the servers keep the operator's CPU limit, and the operator waits for them for ever.
-                note("cpu steps not run: the node agent does not enforce CPU limits here (%s)", agent.cpuLimits());
+                FIGURES.note("cpu steps not run: the node agent does not enforce CPU limits here (%s)", agent.cpuLimits());
             }
             traffic.awaitServed(5);
         }
-        note("searches during the in-place resizes: %s", searching);
+        FIGURES.note("searches during the in-place resizes: %s", searching);
         searching.assertAllServedBySamePods();
         assertEquals(hashBefore, configHash(), "the pod template is kept: nothing rolled");
         assertEquals(replicaSets, admin.apps().replicaSets().inNamespace(ns).list().getItems().size(), "no new ReplicaSet");
@@ -500,8 +495,6 @@ class RealClusterEndToEndIT {
         return lowest;
     }
 
-    @Test
-    @Order(3)
     void aResizeNoNodeCanHoldIsRefusedRollsToAPodThatWaitsAndGoesBackInPlace() throws Exception {
         List<Pod> before = routedPods();
         Map<String, String> started = starts(before);
@@ -538,7 +531,7 @@ class RealClusterEndToEndIT {
             String why = waiting.getStatus().getConditions().stream().filter(c -> "PodScheduled".equals(c.getType())).findFirst()
                     .orElseThrow().getMessage();
             traffic.awaitServed(3);
-            note("memory → 1000 Gi: the API server refused the in-place resize (event after %.1f s: %s); the operator rolled: new pod %s "
+            FIGURES.note("memory → 1000 Gi: the API server refused the in-place resize (event after %.1f s: %s); the operator rolled: new pod %s "
                             + "not placed after %.1f s (%s); the running pods serve on", tRefused, abbreviate(refusal), waiting.getMetadata().getName(),
                     tWaiting, why);
             assertTrue(why.contains("Insufficient memory"), why);
@@ -553,20 +546,20 @@ class RealClusterEndToEndIT {
             // Open finding (issue 29): in the runs of 2026-12-06 the roll's waiting pod was still there 300 s after the way
             // back although the pods serve the template again, so it is reported here, not asserted.
             Pod left = admin.pods().inNamespace(ns).withName(waiting.getMetadata().getName()).get();
-            note("the refused roll's waiting pod after the way back: %s; configuration hash %s (before the refusal %s); "
+            FIGURES.note("the refused roll's waiting pod after the way back: %s; configuration hash %s (before the refusal %s); "
                             + "ReplicaSets: %s",
                     left == null ? "gone" : "still there, " + left.getStatus().getPhase() + ", node " + left.getSpec().getNodeName()
                             + ", deletion " + left.getMetadata().getDeletionTimestamp() + ", finalizers " + left.getMetadata().getFinalizers()
                             + ", owned by " + left.getMetadata().getOwnerReferences().stream().map(o -> o.getName()).toList(),
                     configHash(), hashBefore, replicaSets());
-            note("memory back to the template's %d Mi: the running pods resized in place %.1f s after the edit "
+            FIGURES.note("memory back to the template's %d Mi: the running pods resized in place %.1f s after the edit "
                             + "(secondsToRetune %.1f), concurrency %d (expected %d)", templateMemory >> 20, back.seconds,
                     back.status.secondsToRetune, back.status.concurrency, expected);
             assertEquals(expected, back.status.concurrency);
             assertPodsRetuned(before, started, templateMemory, expected, templateMemory);
             traffic.awaitServed(3);
         }
-        note("searches while refused, rolled and resized back: %s", searching);
+        FIGURES.note("searches while refused, rolled and resized back: %s", searching);
         searching.assertAllServedBySamePods();
     }
 
@@ -624,27 +617,12 @@ class RealClusterEndToEndIT {
         private final int failedBefore = traffic.failed.get();
         private final List<String> first = servingPodNames();
         private final List<String> changes = java.util.Collections.synchronizedList(new ArrayList<>());
-        private final Thread watch;
-
-        private Searching() {
-            watch = new Thread(() -> {
-                while (!Thread.currentThread().isInterrupted()) {
-                    try {
-                        List<String> now = servingPodNames();
-                        if (!now.equals(first) && (changes.isEmpty() || !changes.get(changes.size() - 1).equals(now.toString()))) {
-                            changes.add(now.toString());
-                        }
-                        Thread.sleep(250);
-                    } catch (InterruptedException e) {
-                        return;
-                    } catch (RuntimeException e) {
-                        // the API server busy for a moment: look again
-                    }
-                }
-            }, "serving-pods-watch");
-            watch.setDaemon(true);
-            watch.start();
-        }
+        private final Repeating watch = Repeating.every(Duration.ofMillis(250), "serving-pods-watch", () -> {
+            List<String> now = servingPodNames();
+            if (!now.equals(first) && (changes.isEmpty() || !changes.get(changes.size() - 1).equals(now.toString()))) {
+                changes.add(now.toString());
+            }
+        });
 
         /** Starts searching and returns once 5 searches were served. */
         static Searching start() {
@@ -670,12 +648,10 @@ class RealClusterEndToEndIT {
         @Override
         public void close() throws InterruptedException {
             traffic.stopSearching();
-            watch.interrupt();
+            watch.close();
         }
     }
 
-    @Test
-    @Order(4)
     void aVersionThatLostADocumentIsHeldBackWhileTheRunningPodsServeEveryCall() throws Exception {
         // From now on a new version is verified before it serves; the running one counts as verified (no roll: the
         // version is the Deployment's annotation, not its pod template's).
@@ -723,11 +699,11 @@ class RealClusterEndToEndIT {
 
         var v = held.getStatus().verification;
         var verified = condition(held, Conditions.VERIFIED);
-        note("a version that lost a document: candidate pod %s on %s; held back %.1f s after the edit (checks %d ms: %d passed, %d failed), "
+        FIGURES.note("a version that lost a document: candidate pod %s on %s; held back %.1f s after the edit (checks %d ms: %d passed, %d failed), "
                         + "candidate and its pods gone after %.1f s; %s",
                 candidatePod.getMetadata().getName(), candidatePod.getSpec().getNodeName(), tHeld, v.checksMillis, v.passed, v.failed, tGone,
                 verified.getMessage().length() > 160 ? verified.getMessage().substring(0, 160) + "…" : verified.getMessage());
-        note("searches while it was verified and held back: %d served, %d failed", traffic.served.get() - servedBefore,
+        FIGURES.note("searches while it was verified and held back: %d served, %d failed", traffic.served.get() - servedBefore,
                 traffic.failed.get() - failedBefore);
         assertEquals("False", verified.getStatus());
         assertEquals("VerificationFailed", verified.getReason());
@@ -739,8 +715,6 @@ class RealClusterEndToEndIT {
                 .anyMatch(e -> "VerificationFailed".equals(e.getReason()) && "Warning".equals(e.getType())));
     }
 
-    @Test
-    @Order(5)
     void aGoodVersionIsPromotedAndRollsWithoutAFailedSearch() throws Exception {
         String hashBefore = configHash();
         int servedBefore = traffic.served.get();
@@ -766,9 +740,9 @@ class RealClusterEndToEndIT {
         traffic.stopSearching();
 
         var v = promoted.getStatus().verification;
-        note("a good version: promoted %.1f s after the edit (checks %d ms, %d passed); roll finished, candidate gone after %.1f s",
+        FIGURES.note("a good version: promoted %.1f s after the edit (checks %d ms, %d passed); roll finished, candidate gone after %.1f s",
                 tPromoted, v.checksMillis, v.passed, tRolled);
-        note("searches while it was verified, promoted and rolled: %d served, %d failed", traffic.served.get() - servedBefore,
+        FIGURES.note("searches while it was verified, promoted and rolled: %d served, %d failed", traffic.served.get() - servedBefore,
                 traffic.failed.get() - failedBefore);
         assertEquals("True", condition(promoted, Conditions.VERIFIED).getStatus());
         assertEquals(CHECK_COUNT, v.passed);
@@ -778,8 +752,6 @@ class RealClusterEndToEndIT {
         assertTrue(admin.v1().events().inNamespace(ns).list().getItems().stream().anyMatch(e -> "Promoted".equals(e.getReason())));
     }
 
-    @Test
-    @Order(6)
     void whenTheLeadingOperatorStopsOrDiesAnotherTakesOverAndReconciles() {
         // A roll or a drain: the leader's pod deleted, its process stopped with SIGTERM, the Lease released.
         String leader = lease().getSpec().getHolderIdentity();
@@ -791,7 +763,7 @@ class RealClusterEndToEndIT {
         // released: about the agent's 2 s before SIGTERM plus a retry period; an expiring Lease would take 15 s and more
         assertTrue(handover < 12, "a clean stop releases the Lease: took over after " + handover + " s");
         double recreated = serviceRecreatedAfter();
-        note("leader pod %s deleted (SIGTERM, Lease released): %s leads after %.1f s, and recreated a deleted Service %.1f s after its deletion",
+        FIGURES.note("leader pod %s deleted (SIGTERM, Lease released): %s leads after %.1f s, and recreated a deleted Service %.1f s after its deletion",
                 leader, next, handover, recreated);
 
         // A crash: the new leader's pod force-deleted and its process killed at once — nothing released.
@@ -808,7 +780,7 @@ class RealClusterEndToEndIT {
         double takeover = since(crash);
         assertTrue(takeover < 30, "the 15 s Lease expires, then the follower takes it: " + takeover + " s");
         double again = serviceRecreatedAfter();
-        note("leader pod %s killed (SIGKILL, grace 0): %s leads after %.1f s (the 15 s Lease expired), and recreated a deleted Service %.1f s after its deletion",
+        FIGURES.note("leader pod %s killed (SIGKILL, grace 0): %s leads after %.1f s (the 15 s Lease expired), and recreated a deleted Service %.1f s after its deletion",
                 next, third, takeover, again);
     }
 
@@ -823,8 +795,6 @@ class RealClusterEndToEndIT {
         return since(deleted);
     }
 
-    @Test
-    @Order(7)
     void deletingTheRagSearchLetsGarbageCollectionRemoveEveryChild() {
         List<String> children = owned();
         assertTrue(children.stream().anyMatch(c -> c.startsWith("ReplicaSet/")) && children.stream().anyMatch(c -> c.startsWith("Pod/")),
@@ -833,7 +803,7 @@ class RealClusterEndToEndIT {
         admin.resources(RagSearch.class).inNamespace(ns).withName(NAME).delete();
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
                 .until(() -> owned().isEmpty() && agent.addresses().keySet().stream().noneMatch(pod -> pod.startsWith(ns + "/")));
-        note("RagSearch deleted: garbage collection removed %d objects and our node stopped their pods' processes in %.1f s: %s",
+        FIGURES.note("RagSearch deleted: garbage collection removed %d objects and our node stopped their pods' processes in %.1f s: %s",
                 children.size(), since(start), children);
         assertTrue(admin.configMaps().inNamespace(ns).withName("handbook-docs").get() != null, "what the user made stays");
     }
@@ -923,15 +893,4 @@ class RealClusterEndToEndIT {
     static RagSearch get() {
         return admin.resources(RagSearch.class).inNamespace(ns).withName(NAME).get();
     }
-
-    static double since(long start) {
-        return (System.nanoTime() - start) / 1e9;
-    }
-
-    static void note(String format, Object... args) {
-        String line = String.format(java.util.Locale.ROOT, format, args);
-        System.out.println("REAL E2E: " + line);
-        summary.append("  ").append(line).append('\n');
-    }
-
 }

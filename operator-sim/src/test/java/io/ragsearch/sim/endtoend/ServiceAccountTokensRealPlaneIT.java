@@ -13,7 +13,9 @@ import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTranspor
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.ragsearch.sim.cluster.RealClusterExtension;
 import io.ragsearch.sim.cluster.ServerJar;
+import io.ragsearch.sim.cluster.TestCluster;
 import io.ragsearch.sim.node.NodeAgent;
 import io.ragsearch.sim.plane.ControlPlane;
 import java.io.BufferedReader;
@@ -38,6 +40,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Per-project access with real Kubernetes ServiceAccount tokens: the test plane's API server
@@ -47,6 +50,7 @@ import org.junit.jupiter.api.Test;
  * does not open discovery to anonymous ones). hr-agent reads HR, security-agent security rules;
  * a token for another audience, a forged signature and alg none are refused.
  */
+@ExtendWith(RealClusterExtension.class)
 class ServiceAccountTokensRealPlaneIT {
 
     static final String ISSUER = "https://kubernetes.default.svc.cluster.local";
@@ -56,16 +60,22 @@ class ServiceAccountTokensRealPlaneIT {
 
     static ControlPlane plane;
     static KubernetesClient admin;
+    /** The class's namespace: the agents' ServiceAccounts and pods. */
     static String agents;
+    /** The class's node, which runs the agent pods, and where it keeps their files. */
+    static NodeAgent agent;
+    static Path nodeDir;
     static Process server;
     static String mcpUrl;
     static Path work;
 
     @BeforeAll
-    static void start() throws Exception {
-        plane = ControlPlane.get();
-        admin = plane.adminClient();
-        agents = plane.namespace("agents");
+    static void start(TestCluster cluster) throws Exception {
+        plane = cluster.plane();
+        admin = cluster.admin();
+        agent = cluster.agent();
+        nodeDir = cluster.nodeWorkDir();
+        agents = cluster.namespace();
         String search = plane.namespace("search");
         for (String sa : List.of("hr-agent", "security-agent")) {
             admin.serviceAccounts().inNamespace(agents).resource(new ServiceAccountBuilder().withNewMetadata().withName(sa).endMetadata()
@@ -132,9 +142,6 @@ class ServiceAccountTokensRealPlaneIT {
             server.destroy();
             server.waitFor(30, TimeUnit.SECONDS);
         }
-        if (admin != null) {
-            admin.close();
-        }
     }
 
     /** A token the API server issues for this ServiceAccount (TokenRequest), for an audience (null: the API server's own). */
@@ -172,10 +179,9 @@ class ServiceAccountTokensRealPlaneIT {
     @Test
     void agentPodsWithProjectedTokensReadOnlyTheirProjects() throws Exception {
         long t0 = System.nanoTime();
-        Path node = Files.createTempDirectory("ragsearch-auth-node");
-        String nodeName = "ragsearch-auth-node";
-        try (NodeAgent agent = new NodeAgent(admin, NodeAgent.Settings.of(ServerJar.path(), node), nodeName)) {
-            agent.start();
+        Path node = nodeDir;
+        String nodeName = agent.node();
+        try {
             admin.pods().inNamespace(agents).resource(agentPod("hr-agent", "hr-agent", AUDIENCE, nodeName, "hr", "annual leave days",
                     "security")).create();
             admin.pods().inNamespace(agents).resource(agentPod("security-agent", "security-agent", AUDIENCE, nodeName, "security",

@@ -1,5 +1,6 @@
 package io.ragsearch.sim.endtoend;
 
+import static io.ragsearch.sim.cluster.Figures.since;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -11,6 +12,7 @@ import io.ragsearch.operator.model.VerificationStatus;
 import io.ragsearch.operator.naming.ObjectNames;
 import io.ragsearch.operator.reconcile.Conditions;
 import io.ragsearch.operator.reconcile.MockCluster;
+import io.ragsearch.sim.cluster.Figures;
 import io.ragsearch.sim.cluster.RealClusterExtension;
 import io.ragsearch.sim.cluster.TestCluster;
 import java.time.Duration;
@@ -28,24 +30,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(RealClusterExtension.class)
 class VerificationEndToEndIT {
+    static final Figures FIGURES = new Figures("E2E");
     static final String NAME = "handbook";
     /** The test plane's ServiceAccount token issuer (testplane's --service-account-issuer). */
     static final String ISSUER = "https://kubernetes.default.svc.cluster.local";
     static final String AUDIENCE = "ragsearch.verify";
-    static final String CHECKS = """
-            set: e2e-handbook
-            project: handbook-en
-            checks:
-              - {id: annual-leave, kind: search, query: "How many days of paid annual leave do I get?",
-                 expect: [{document: employee-handbook, article: "Article 10"}], within: 3}
-              - {id: documents, kind: list_documents, names: [employee-handbook, expense-policy, it-security]}
-              - {id: read-overtime, kind: read_article, document: employee-handbook, article: "Article 7", title: Overtime}
-              - {id: missing-project, kind: error, tool: search, arguments: {project: handbook-fr, query: leave},
-                 message: unknown project}
-              - {id: missing-document, kind: error, tool: read_article,
-                 arguments: {project: handbook-en, document: travel-policy, article: "Article 1"}, message: unknown document}
-              - {id: tool-schemas, kind: schemas, tools: [list_documents, list_projects, read_article, search]}
-            """;
+    static final String CHECKS = TestCluster.handbookChecks("handbook-en");
 
 
     /**
@@ -70,7 +60,7 @@ class VerificationEndToEndIT {
                         x -> x.getStatus() != null && Conditions.isTrue(x.getStatus().conditions, Conditions.READY)
                                 && Conditions.isTrue(x.getStatus().conditions, Conditions.CALIBRATED)
                                 && x.getStatus().rerank.effective.equals(x.getStatus().rerank.safe) && servingPodsOnlyOfCurrentTemplate(cluster));
-        note("apply → Ready and tuned (no verification: first version, then a re-tune): %.1f s", since(t0));
+        FIGURES.note("apply → Ready and tuned (no verification: first version, then a re-tune): %.1f s", since(t0));
         assertEquals("Serving", condition(ready, Conditions.VERIFIED).getReason());
         assertNull(candidate(cluster), "neither the first version nor the tuning re-roll made a candidate");
 
@@ -106,7 +96,7 @@ class VerificationEndToEndIT {
                 .until(() -> Conditions.isTrue(cluster.ragSearch(NAME).getStatus().conditions, Conditions.READY)
                         && servingPodsOnlyOfCurrentTemplate(cluster) && candidate(cluster) == null);
         var v = promoted.getStatus().verification;
-        note("change to mode jwt: promoted %.1f s after the spec change (checks ran %d ms in process, %d passed, %d failed)",
+        FIGURES.note("change to mode jwt: promoted %.1f s after the spec change (checks ran %d ms in process, %d passed, %d failed)",
                 tPromoted, v.checksMillis, v.passed, v.failed);
         assertEquals("True", condition(promoted, Conditions.VERIFIED).getStatus());
         assertEquals(6, v.passed);
@@ -147,13 +137,5 @@ class VerificationEndToEndIT {
 
     static Deployment candidate(TestCluster cluster) {
         return cluster.deployment(ObjectNames.candidate(NAME));
-    }
-
-    static double since(long t0) {
-        return (System.nanoTime() - t0) / 1e9;
-    }
-
-    static void note(String format, Object... args) {
-        System.out.println("E2E " + String.format(java.util.Locale.ROOT, format, args));
     }
 }
