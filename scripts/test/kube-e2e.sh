@@ -146,7 +146,7 @@ fi
 node_args=(--kubeconfig "$kubeconfig" --work-dir "$work/node" --server-jar "$root/search-server/target/ragsearch-server.jar"
            --program "ragsearch/operator=$root/operator/target/ragsearch-operator.jar")
 [ -f search-server/target/image.tar ] && node_args+=(--image "$root/search-server/target/image.tar")
-setsid java -cp operator-sim/target/ragsearch-operator-sim.jar io.ragsearch.operator.simulator.NodeAgentCommand \
+setsid java -cp operator-sim/target/ragsearch-operator-sim.jar io.ragsearch.sim.node.NodeAgentCommand \
     "${node_args[@]}" >"$work/logs/node.log" 2>&1 </dev/null &
 kubelet_pid=$!
 for _ in $(seq 1 120); do

@@ -53,9 +53,9 @@ class DocCommandsIT {
             coveredBy("mvn -B -ntp -pl search-server -am verify -Dit\\.test='BadInputCatalogueIT,TokenCatalogueIT' -Dtest=none .*",
                     SERVER_TESTS + "mcp/TokenCatalogueIT.java", "class TokenCatalogueIT"),
             coveredBy("mvn -B -ntp -pl operator-sim -am verify -Dit\\.test=ServiceAccountTokensRealPlaneIT .*",
-                    "operator-sim/src/test/java/io/ragsearch/operator/auth/ServiceAccountTokensRealPlaneIT.java", "class ServiceAccountTokensRealPlaneIT"),
+                    "operator-sim/src/test/java/io/ragsearch/sim/endtoend/ServiceAccountTokensRealPlaneIT.java", "class ServiceAccountTokensRealPlaneIT"),
             coveredBy(SERVER + " probe --url http://rules\\.search\\.svc:8080/mcp --token-file /var/run/secrets/ragsearch/token .*",
-                    "operator-sim/src/test/java/io/ragsearch/operator/auth/ServiceAccountTokensRealPlaneIT.java",
+                    "operator-sim/src/test/java/io/ragsearch/sim/endtoend/ServiceAccountTokensRealPlaneIT.java",
                     "\"probe\", \"--url\", mcpUrl, \"--token-file\", \"/var/run/secrets/ragsearch/token\", \"--every\""),
             coveredBy("mvn -B -ntp -pl operator -am test -Dtest=RenderBadInputCatalogueTest .*", "operator/src/test/java/io/ragsearch/operator/cli/RenderBadInputCatalogueTest.java", "class RenderBadInputCatalogueTest"),
             coveredBy("scripts/otelcol-build\\.sh( >/dev/null)?", "scripts/test/all.sh", "scripts/otelcol-build.sh"),
@@ -137,14 +137,14 @@ class DocCommandsIT {
             coveredBy("java -jar operator-sim/target/ragsearch-operator-sim\\.jar -f examples/ragsearch\\.yaml --docs handbook-docs=examples/corpus/en",
                     // The command line parsed as written (the example and its docs), then the
                     // loop it starts, on the real plane; only the replicas are cut to one.
-                    "operator-sim/src/test/java/io/ragsearch/operator/playground/PlaygroundRealPlaneIT.java",
+                    "operator-sim/src/test/java/io/ragsearch/sim/playground/PlaygroundRealPlaneIT.java",
                     "\"--docs\", \"handbook-docs=../examples/corpus/en\""),
-            coveredBy("scripts/test/kube-e2e\\.sh", "operator-sim/src/test/java/io/ragsearch/operator/real/KubeE2eScriptIT.java", "scripts/test/kube-e2e.sh"),
+            coveredBy("scripts/test/kube-e2e\\.sh", "operator-sim/src/test/java/io/ragsearch/sim/endtoend/KubeE2eScriptIT.java", "scripts/test/kube-e2e.sh"),
             coveredBy("kubectl create configmap handbook-docs --from-file=examples/corpus/en/", "scripts/test/kube-e2e.sh",
                     "kubectl create configmap handbook-docs --from-file=examples/corpus/en/"),
             coveredBy("kubectl apply -f examples/ragsearch\\.yaml", "scripts/test/kube-e2e.sh", "kubectl apply -f examples/ragsearch.yaml"),
             // The scale subresource through kubectl against the real API server (RealCrdIT scales its own RagSearch).
-            coveredBy("kubectl scale rags handbook --replicas 3( .*)?", "operator-sim/src/test/java/io/ragsearch/operator/crd/RealCrdIT.java",
+            coveredBy("kubectl scale rags handbook --replicas 3( .*)?", "operator-sim/src/test/java/io/ragsearch/sim/endtoend/RealCrdIT.java",
                     "\"scale\", \"ragsearches.ragsearch.io\", \"scaled\", \"--replicas\", \"3\""),
             coveredBy("kubectl get rags( handbook -o yaml)?", "scripts/test/kube-e2e.sh", "kubectl get rags"),
             // Not on our machines.

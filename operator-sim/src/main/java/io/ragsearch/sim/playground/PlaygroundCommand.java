@@ -60,7 +60,7 @@ public final class PlaygroundCommand implements Runnable {
     public void run() {
         // The live view is the output: libraries' request logs would bury it (warnings still show).
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        System.setProperty("org.slf4j.simpleLogger.log.io.ragsearch.operator.simulator", "info");
+        System.setProperty("org.slf4j.simpleLogger.log.io.ragsearch.sim.node", "info");
         if (!Files.isRegularFile(file)) {
             throw new UsageProblem(file + ": no such file");
         }

@@ -109,7 +109,8 @@ class RealClusterEndToEndIT {
     /** The story's namespace. */
     static String ns;
     static SearchTraffic traffic;
-    /** The RagSearch's spec memory and resize status, the template, the pods with their limits: what the next scenario gets. */
+
+    /** The RagSearch's spec memory and resize status, the template, the pods with their limits: what a failed step left. */
     static String stateNow() {
         try {
             RagSearch r = get();
