@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * The UTF-8 entries of a class file's constant pool (JVMS 4.4): class names, descriptors and
- * generic signatures among them. Both programs' package-rule tests read what a compiled class
- * refers to through here (the contract's test-jar).
+ * generic signatures among them. {@link PackageGraph}, which every module's package-rule test
+ * uses, reads what a compiled class refers to through here.
  */
 public final class ClassConstants {
     private ClassConstants() {

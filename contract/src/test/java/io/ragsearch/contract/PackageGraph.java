@@ -17,18 +17,17 @@ import java.util.stream.Stream;
 
 /**
  * Which packages of one tree the compiled classes of that tree refer to, read from their constant
- * pools ({@link ClassConstants}). The package-rule tests of the contract, the bench and
- * operator-sim check their tables against it; a class directly under the root belongs to the
- * package "" (the root itself).
+ * pools ({@link ClassConstants}). Every module's package-rule test checks its table against it;
+ * a class directly under the root belongs to the package "" (the root itself).
  *
  * @param root  the tree, in internal form with a trailing slash ({@code io/ragsearch/sim/})
  * @param uses  per package of the tree, the other packages of the tree its classes name
  * @param names per package of the tree, every class name (internal form) its classes name
  */
 public record PackageGraph(String root, Map<String, Set<String>> uses, Map<String, Set<String>> names) {
-    private static final Pattern TYPE = Pattern.compile("L?([a-zA-Z_$][\\w$]*(?:/[\\w$]+)+)");
-
     // A descriptor names a class as Lpkg/Name; a class entry as pkg/Name: the optional L covers both.
+    // A trailing slash is kept: "pkg/sub/" (a resource or package path) names the package sub.
+    private static final Pattern TYPE = Pattern.compile("L?([a-zA-Z_$][\\w$]*(?:/[\\w$]+)+/?)");
 
     /** Reads every class file under {@code classes/root}; fails when there is none (nothing compiled). */
     public static PackageGraph read(Path classes, String root) {
@@ -48,11 +47,9 @@ public record PackageGraph(String root, Map<String, Set<String>> uses, Map<Strin
                     while (m.find()) {
                         String name = m.group(1);
                         named.add(name);
-                        if (name.startsWith(root)) {
-                            String other = topPackage(root, name);
-                            if (!other.equals(pkg)) {
-                                used.add(other);
-                            }
+                        String other = referencedPackage(root, name);
+                        if (other != null && !other.equals(pkg)) {
+                            used.add(other);
                         }
                     }
                 }
@@ -98,6 +95,18 @@ public record PackageGraph(String root, Map<String, Set<String>> uses, Map<Strin
             }
         }
         return java.util.Optional.empty();
+    }
+
+    /**
+     * The package of the tree a referenced name lies in; null outside the tree, and for a bare
+     * path below the root ("pkg" without a slash and not a class) that names nothing in it.
+     */
+    private static String referencedPackage(String root, String name) {
+        if (!name.startsWith(root) || name.length() == root.length()) {
+            return null;
+        }
+        String rest = name.substring(root.length());
+        return rest.indexOf('/') < 0 && !Character.isUpperCase(rest.charAt(0)) ? null : topPackage(root, name);
     }
 
     private static String topPackage(String root, String internalName) {

@@ -3,19 +3,12 @@ package io.ragsearch.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import io.ragsearch.contract.PackageGraph;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -52,61 +45,27 @@ class PackageRulesTest {
             Map.entry("cli", Set.of("calibrate", "config", "contract", "corpus", "embed", "eval", "fetch", "index", "mcp", "mcpclient", "rerank",
                     "search", "server", "store", "verification")));
 
-    private static final Pattern REFERENCE = Pattern.compile("io/ragsearch/([a-z]+)/");
-    private static Map<String, Set<String>> uses;
+    private static PackageGraph graph;
 
     @BeforeAll
     static void readClasses() throws Exception {
         Path classes = Path.of(SearchServerApp.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        assertTrue(Files.isDirectory(classes.resolve("io/ragsearch")), "compiled classes at " + classes);
-        uses = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(classes.resolve("io/ragsearch"))) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
-                String from = classes.resolve("io/ragsearch").relativize(f).getName(0).toString();
-                Set<String> to = uses.computeIfAbsent(from, k -> new TreeSet<>());
-                for (String text : utf8Constants(f)) {
-                    Matcher m = REFERENCE.matcher(text);
-                    while (m.find()) {
-                        if (!m.group(1).equals(from)) {
-                            to.add(m.group(1));
-                        }
-                    }
-                }
-            }
-        }
+        graph = PackageGraph.read(classes, "io/ragsearch/");
     }
 
     @Test
     void everyPackageUsesOnlyWhatItsRuleAllows() {
-        List<String> broken = new ArrayList<>();
-        uses.forEach((from, to) -> {
-            Set<String> allowed = ALLOWED.get(from);
-            if (allowed == null) {
-                broken.add("package " + from + " has no rule (add it here and to docs/packages.md)");
-                return;
-            }
-            to.stream().filter(p -> !allowed.contains(p)).forEach(p -> broken.add(from + " -> " + p));
-        });
-        assertEquals(List.of(), broken);
+        assertEquals(List.of(), graph.notAllowedBy(ALLOWED), "each use allowed by the table, each package with a row (here and in docs/packages.md)");
     }
 
     @Test
     void thePackagesFormNoCycle() {
-        for (String start : uses.keySet()) {
-            Set<String> seen = new HashSet<>();
-            List<String> todo = new ArrayList<>(uses.get(start));
-            while (!todo.isEmpty()) {
-                String p = todo.remove(todo.size() - 1);
-                assertTrue(!p.equals(start), "a cycle through " + start);
-                if (seen.add(p)) {
-                    todo.addAll(uses.getOrDefault(p, Set.of()));
-                }
-            }
-        }
+        assertEquals(Optional.empty(), graph.cycle(), "a cycle through the package named");
     }
 
     @Test
     void theServersJarHoldsNoDevelopmentTools() {
+        Map<String, Set<String>> uses = graph.uses();
         assertTrue(!uses.containsKey("bench"), "the bench lives in search-bench");
         assertTrue(uses.values().stream().noneMatch(s -> s.contains("bench")));
         assertTrue(uses.containsKey("server") && uses.get("server").contains("refresh"), "the check sees references");
@@ -120,10 +79,5 @@ class PackageRulesTest {
         } catch (ClassNotFoundException expected) {
             // not a dependency of the server
         }
-    }
-
-    /** The UTF-8 entries of a class file's constant pool: the contract's reader, shared with the operator's check. */
-    private static List<String> utf8Constants(Path classFile) throws IOException {
-        return io.ragsearch.contract.ClassConstants.utf8Entries(Files.readAllBytes(classFile));
     }
 }

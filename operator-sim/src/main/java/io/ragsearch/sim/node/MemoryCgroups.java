@@ -81,9 +81,9 @@ public final class MemoryCgroups {
 
     /** A cgroup limited to {@code bytes} for one pod's container (made anew, so counters start at zero). */
     public Limited create(String pod, long bytes) throws IOException {
-        Path dir = CgroupDirs.fresh(base, pod);
-        Files.writeString(dir.resolve("memory.limit_in_bytes"), Long.toString(bytes));
-        return new Limited(dir);
+        Limited cgroup = new Limited(CgroupDirs.fresh(base, pod));
+        cgroup.limit(bytes);
+        return cgroup;
     }
 
     public void close() {

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import static io.ragsearch.sim.cluster.Figures.since;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -106,7 +107,7 @@ class DatabaseOutageEndToEndIT {
         while (System.nanoTime() - stoppedAt < OUTAGE.toNanos()) {
             fewestEndpoints = Math.min(fewestEndpoints, cluster.readyEndpoints(NAME).size());
             if (outageShownAfter < 0 && condition(cluster, Conditions.DATABASE_REACHABLE).map(c -> c.getStatus().equals("False")).orElse(false)) {
-                outageShownAfter = (System.nanoTime() - stoppedAt) / 1e9;
+                outageShownAfter = since(stoppedAt);
             }
             Thread.sleep(200); // a sampling interval over the fixed outage, not a wait for something
         }
@@ -115,7 +116,7 @@ class DatabaseOutageEndToEndIT {
         long startedAt = System.nanoTime();
         await("DatabaseReachable True after the restart").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> condition(cluster, Conditions.DATABASE_REACHABLE).map(c -> c.getStatus().equals("True")).orElse(false));
-        double endShownAfter = (System.nanoTime() - startedAt) / 1e9;
+        double endShownAfter = since(startedAt);
         traffic.awaitServed(5);
         traffic.stopSearching();
 

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static io.ragsearch.sim.cluster.Figures.since;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -81,7 +82,7 @@ class HelmInstallIT {
 
         long t0 = System.nanoTime();
         String installed = helm.run("install", RELEASE, CHART.toString(), "--namespace", ns, "--server-side=true");
-        double installSeconds = (System.nanoTime() - t0) / 1e9;
+        double installSeconds = since(t0);
         assertTrue(installed.contains("STATUS: deployed"), installed);
 
         // the CRD: accepted and served by the real API server
@@ -121,7 +122,7 @@ class HelmInstallIT {
         t0 = System.nanoTime();
         String upgraded = helm.run("upgrade", RELEASE, CHART.toString(), "--namespace", ns,
                 "--set", "replicas=3", "--set", "rbac.scope=namespace", "--set", "rbac.watchNamespaces[0]=" + apps);
-        double upgradeSeconds = (System.nanoTime() - t0) / 1e9;
+        double upgradeSeconds = since(t0);
         assertTrue(upgraded.contains("REVISION: 2"), upgraded);
         Deployment d2 = admin.apps().deployments().inNamespace(ns).withName(FULLNAME).get();
         assertEquals(3, d2.getSpec().getReplicas());
@@ -140,7 +141,7 @@ class HelmInstallIT {
         // uninstall: every object of the release goes, the CRD (and so every RagSearch) stays
         t0 = System.nanoTime();
         helm.run("uninstall", RELEASE, "--namespace", ns, "--wait");
-        double uninstallSeconds = (System.nanoTime() - t0) / 1e9;
+        double uninstallSeconds = since(t0);
         assertNull(admin.apps().deployments().inNamespace(ns).withName(FULLNAME).get(), "Deployment gone");
         assertNull(admin.serviceAccounts().inNamespace(ns).withName(FULLNAME).get(), "ServiceAccount gone");
         assertNull(admin.rbac().roles().inNamespace(apps).withName(FULLNAME).get(), "Role gone");

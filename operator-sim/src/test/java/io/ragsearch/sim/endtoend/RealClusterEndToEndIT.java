@@ -44,6 +44,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.function.Executable;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -199,7 +200,7 @@ class RealClusterEndToEndIT {
 
     /** The story, step by step; a failed step ends it, and its state is printed. */
     @Test
-    void theExampleFromItsFirstStartToItsDeletion(TestCluster cluster) throws Exception {
+    void theExampleFromItsFirstStartToItsDeletion(TestCluster cluster) throws Throwable {
         ns = cluster.namespace();
         List<Step> steps = List.of(
                 new Step("the example becomes ready with its own measurement", this::theExampleBecomesReadyOnOurNodeWithItsOwnMeasurement),
@@ -212,8 +213,8 @@ class RealClusterEndToEndIT {
         try {
             for (Step step : steps) {
                 try {
-                    step.body().run();
-                } catch (Exception | AssertionError e) {
+                    step.body().execute();
+                } catch (Throwable e) {
                     FIGURES.note("FAILED at %s (%s); the state then: %s", step.name(), e.getClass().getSimpleName(), stateNow());
                     throw e;
                 }
@@ -225,11 +226,7 @@ class RealClusterEndToEndIT {
         }
     }
 
-    record Step(String name, StepBody body) {
-    }
-
-    interface StepBody {
-        void run() throws Exception;
+    record Step(String name, Executable body) {
     }
 
     void theExampleBecomesReadyOnOurNodeWithItsOwnMeasurement() throws Exception {

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.ragsearch.sim.cluster.Figures.since;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -126,10 +127,6 @@ class PlaygroundRealPlaneIT {
 
     private static List<String> commandLines(List<ProcessHandle> processes) {
         return processes.stream().map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList();
-    }
-
-    private static double since(long nanos) {
-        return (System.nanoTime() - nanos) / 1e9;
     }
 
     private static String text(ByteArrayOutputStream bytes) {

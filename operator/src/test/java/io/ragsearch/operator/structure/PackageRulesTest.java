@@ -1,20 +1,16 @@
 package io.ragsearch.operator.structure;
 
+import io.ragsearch.contract.PackageGraph;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The operator's package rules (docs/packages.md), checked over its compiled classes: each
@@ -41,71 +37,30 @@ class PackageRulesTest {
             Map.entry("reconcile", Set.of("spec", "manifest", "dependent", "podadmin", "metrics", "model", "budget", "naming")),
             Map.entry("cli", Set.of("reconcile", "spec", "manifest", "podadmin", "metrics", "file", "model", "budget", "naming")));
 
+    private static PackageGraph graph() {
+        return PackageGraph.read(CLASSES, ROOT);
+    }
+
     @Test
-    void eachPackageImportsOnlyWhatItsRuleAllows() throws IOException {
-        Map<String, Set<String>> found = packageImports();
-        assertEquals(new TreeSet<>(MAY_IMPORT.keySet()), new TreeSet<>(found.keySet()),
+    void eachPackageImportsOnlyWhatItsRuleAllows() {
+        PackageGraph found = graph();
+        assertEquals(new TreeSet<>(MAY_IMPORT.keySet()), new TreeSet<>(found.uses().keySet()),
                 "every package has a rule here and in docs/packages.md");
-        List<String> broken = new ArrayList<>();
-        found.forEach((pkg, imports) -> imports.stream().filter(i -> !MAY_IMPORT.get(pkg).contains(i))
-                .forEach(i -> broken.add(pkg + " -> " + i)));
-        assertEquals(List.of(), broken);
+        assertEquals(List.of(), found.notAllowedBy(MAY_IMPORT));
     }
 
     @Test
     void theRulesThemselvesHaveNoCycle() {
-        for (String start : MAY_IMPORT.keySet()) {
-            assertTrue(!reaches(start, start, new TreeSet<>()), "a cycle through " + start);
-        }
+        assertEquals(Optional.empty(), new PackageGraph(ROOT, MAY_IMPORT, Map.of()).cycle(), "a cycle through the package named");
     }
 
     @Test
-    void theOperatorSeesNoServerInternalsNoSimulatorAndNoMockServer() throws IOException {
-        List<String> forbidden = new ArrayList<>();
-        forEachClass((name, refs) -> refs.stream()
-                .filter(r -> (r.startsWith("io/ragsearch/") && !r.startsWith(ROOT) && !r.startsWith("io/ragsearch/contract/"))
-                        || r.startsWith("io/fabric8/kubernetes/client/server/mock/") || r.startsWith("io/fabric8/mockwebserver/"))
-                .forEach(r -> forbidden.add(name + " -> " + r)));
+    void theOperatorSeesNoServerInternalsNoSimulatorAndNoMockServer() {
+        PackageGraph found = graph();
+        List<String> forbidden = found.names().keySet().stream().flatMap(pkg -> found.namesRejected(pkg, r -> !(
+                        (r.startsWith("io/ragsearch/") && !r.startsWith(ROOT) && !r.startsWith("io/ragsearch/contract/"))
+                                || r.startsWith("io/fabric8/kubernetes/client/server/mock/") || r.startsWith("io/fabric8/mockwebserver/")))
+                .stream()).toList();
         assertEquals(List.of(), forbidden);
-    }
-
-    private static boolean reaches(String from, String target, Set<String> seen) {
-        for (String next : MAY_IMPORT.getOrDefault(from, Set.of())) {
-            if (next.equals(target) || (seen.add(next) && reaches(next, target, seen))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static Map<String, Set<String>> packageImports() throws IOException {
-        Map<String, Set<String>> imports = new TreeMap<>();
-        forEachClass((name, refs) -> {
-            String pkg = topPackage(name);
-            Set<String> mine = imports.computeIfAbsent(pkg, p -> new TreeSet<>());
-            refs.stream().filter(r -> r.startsWith(ROOT)).map(PackageRulesTest::topPackage)
-                    .filter(p -> !p.equals(pkg)).forEach(mine::add);
-        });
-        return imports;
-    }
-
-    private static String topPackage(String internalName) {
-        String rest = internalName.substring(ROOT.length());
-        int slash = rest.indexOf('/');
-        return slash < 0 ? "" : rest.substring(0, slash);
-    }
-
-    private interface ClassVisitor {
-        void visit(String name, Set<String> references);
-    }
-
-    private static void forEachClass(ClassVisitor visitor) throws IOException {
-        assertTrue(Files.isDirectory(CLASSES.resolve(ROOT)), "compiled classes expected in " + CLASSES);
-        try (Stream<Path> files = Files.walk(CLASSES.resolve(ROOT))) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
-                String name = CLASSES.relativize(f).toString().replace('\\', '/').replaceAll("\\.class$", "");
-                visitor.visit(name, ClassReferences.of(Files.readAllBytes(f)));
-            }
-        }
     }
 }
